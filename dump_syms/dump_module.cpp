@@ -1,0 +1,140 @@
+#include "dump_syms/dump_module.h"
+
+#include <llvm/Support/Path.h>
+
+#include "cfi/dwarf_cfi_reader.h"
+#include "dwarf/debug_info_reader.h"
+#include "object/cpu_name.h"
+#include "object/elf_image.h"
+#include "object/identifiers.h"
+#include "object/symbol_table.h"
+#include "symbol_writer/module_builder.h"
+
+namespace dumpsyms {
+
+using namespace llvm;
+
+namespace {
+
+Expected<Module> moduleHeader(const ElfImage& binary, const Options& options) {
+  Module header;
+  std::optional<std::string> cpu = cpuName(binary.machine());
+  if (!cpu)
+    return fileError(binary.path(), "unsupported ELF machine type " + Twine(binary.machine()) +
+                                        ": Breakpad has no CPU name for it");
+  header.cpu = *cpu;
+  header.os = options.os;
+  std::vector<uint8_t> identifier = moduleIdentifier(binary);
+  if (identifier.empty() && !options.debug_id_override)
+    return fileError(binary.path(),
+                     "cannot identify the module: no GNU build-id note and no .text section");
+  header.debug_id = options.debug_id_override ? *options.debug_id_override
+                                              : debugIdentifier(identifier);
+  header.code_id = codeIdentifier(identifier);
+  header.name = binary.soname();
+  if (header.name.empty())
+    header.name = sys::path::filename(options.name_override ? *options.name_override
+                                                            : binary.path())
+                      .str();
+  header.load_address = binary.loadAddress();
+  return header;
+}
+
+// Adds STACK CFI frames from .eh_frame and .debug_frame, taking each
+// section from the first image that has its bytes.
+void addDwarfCfi(const std::vector<const ElfImage*>& images, ModuleBuilder& builder,
+                 CfiStats& stats, Diagnostics& diagnostics) {
+  const ElfImage& binary = *images.front();
+  std::optional<RegisterNames> registers =
+      RegisterNames::forMachine(binary.machine(), binary.is64Bit());
+  if (!registers) {
+    diagnostics.note("no STACK CFI: Breakpad's stack walker takes no CFI for this CPU");
+    return;
+  }
+  for (auto [name, source] : {std::pair{".eh_frame", CfiSource::EhFrame},
+                              std::pair{".debug_frame", CfiSource::DebugFrame}}) {
+    for (const ElfImage* image : images) {
+      const ElfSection* section = image->findSection(name);
+      if (!section || !section->hasBytes())
+        continue;
+      auto bytes = image->sectionBytes(*section);
+      if (!bytes) {
+        diagnostics.warn(toString(bytes.takeError()));
+        break;
+      }
+      CfiSectionInput input;
+      input.bytes = **bytes;
+      input.address = section->address;
+      input.is_eh_frame = source == CfiSource::EhFrame;
+      input.machine = image->machine();
+      input.is_64_bit = image->is64Bit();
+      input.little_endian = image->isLittleEndian();
+      input.origin = image->path() + ": " + name;
+      for (CfiFrame& frame : readDwarfCfi(input, *registers, stats, diagnostics))
+        builder.addCfiFrame(std::move(frame), source);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Progress& progress) {
+  auto binary = ElfImage::open(options.binary);
+  if (!binary)
+    return binary.takeError();
+  diagnostics.warnAll((*binary)->openWarnings());
+  auto header = moduleHeader(**binary, options);
+  if (!header)
+    return header.takeError();
+  if (options.header_only)
+    return std::move(*header);
+
+  ModuleBuilder builder(std::move(*header));
+  builder.setLoadedRanges((*binary)->loadedRanges());
+
+  const ElfImage& debug_image = **binary;
+  if (!debug_image.hasDebugInfo())
+    diagnostics.warn(options.binary + ": no debug info found: only PUBLIC and STACK CFI records");
+
+  std::vector<CodeSymbol> symbols = readCodeSymbols(debug_image, diagnostics);
+  SymbolIndex symbol_index(symbols);
+
+  DebugInfoOptions dwarf_options;
+  dwarf_options.extract.symbols = &symbol_index;
+  dwarf_options.extract.inlines = options.inlines;
+  dwarf_options.threads = options.jobs;
+  dwarf_options.dwp_path = options.dwp;
+  dwarf_options.progress = [&](size_t done, size_t total) {
+    progress.update("compile units", done, total);
+  };
+  readDebugInfo(debug_image, dwarf_options, builder, diagnostics);
+
+  for (CodeSymbol& symbol : symbols)
+    builder.addCodeSymbol(std::move(symbol));
+
+  CfiStats cfi_stats;
+  if (!options.no_cfi)
+    addDwarfCfi({binary->get()}, builder, cfi_stats, diagnostics);
+  if (cfi_stats.rules_untranslated) {
+    diagnostics.warn(std::to_string(cfi_stats.rules_untranslated) +
+                     " CFI rules could not be said in postfix and were written as .undef");
+    for (const auto& [reason, count] : cfi_stats.reasons)
+      diagnostics.note("  " + std::to_string(count) + " x " + reason);
+  }
+
+  BuildOptions build_options;
+  build_options.mark_multiple = options.mark_multiple;
+  build_options.keep_inlines = options.inlines;
+  BuildStats stats;
+  Module module = std::move(builder).finish(build_options, stats);
+  if (stats.functions_from_symbols)
+    diagnostics.note(std::to_string(stats.functions_from_symbols) +
+                     " FUNC records named from the symbol table (line rows without a DWARF function)");
+  if (stats.lines_dropped)
+    diagnostics.note(std::to_string(stats.lines_dropped) +
+                     " line rows dropped (overlapping, or outside every function and symbol)");
+  return module;
+}
+
+}  // namespace dumpsyms

@@ -1,0 +1,112 @@
+// dump_syms: writes the Breakpad symbol file of an ELF binary.
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "dump_syms/dump_module.h"
+#include "dump_syms/options.h"
+#include "dump_syms/output_file.h"
+#include "dump_syms/progress.h"
+#include "symbol_writer/text_writer.h"
+
+namespace {
+
+using namespace dumpsyms;
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+void defineOptions(CLI::App& app, Options& o) {
+  app.add_option("BINARY", o.binary, "ELF file to dump");
+  app.add_option("DEBUG_DIR", o.debug_dirs, "directories to search for separate debug files");
+  app.add_flag("-i", o.header_only, "write only the MODULE and INFO records");
+  app.add_flag("-a", o.absolute_addresses, "write absolute addresses, not relative to the load address");
+  app.add_flag("-c", o.no_cfi, "leave out STACK CFI records");
+  app.add_flag("-d,--inlines", o.inlines, "write INLINE_ORIGIN and INLINE records");
+  app.add_flag("-m", o.mark_multiple, "mark FUNC and PUBLIC records whose code other symbols share (m)");
+  app.add_option("-b", o.debug_id_override, "use this debug identifier in the MODULE record");
+  app.add_option("-n", o.name_override, "module name to use when the binary has no DT_SONAME");
+  app.add_option("-o", o.os, "operating system for the MODULE record")->capture_default_str();
+  app.add_option("--output", o.output, "write the symbol file here instead of stdout");
+  app.add_option("-j,--jobs", o.jobs, "threads to use (default: one per core)");
+  app.add_option("--debug-file", o.debug_file, "read functions and lines from this debug file");
+  app.add_option("--dwp", o.dwp, "DWARF package file for split DWARF (default: BINARY.dwp)");
+  app.add_flag("--no-debuginfod", o.no_debuginfod, "never fetch debug files from debuginfod");
+  app.add_option("--linux-gate", o.linux_gate, "write Breakpad's linux-gate.so template (intel or amd)")
+      ->check(CLI::IsMember({"intel", "amd"}));
+  app.add_flag("--vdso", o.vdso, "dump the running kernel's vDSO");
+  app.add_flag("-v,--verbose", o.verbose, "print every warning and what was read from where");
+  app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
+  app.set_version_flag("--version", std::string("dump_syms ") + DUMP_SYMS_VERSION);
+}
+
+void printDiagnostics(const Diagnostics& diagnostics, const Options& options) {
+  if (options.quiet)
+    return;
+  if (options.verbose) {
+    for (const std::string& note : diagnostics.notes())
+      std::fprintf(stderr, "dump_syms: %s\n", note.c_str());
+    for (const std::string& warning : diagnostics.warnings())
+      std::fprintf(stderr, "dump_syms: warning: %s\n", warning.c_str());
+  } else if (!diagnostics.warnings().empty()) {
+    std::fprintf(stderr, "dump_syms: %zu warning%s (-v shows them)\n",
+                 diagnostics.warnings().size(), diagnostics.warnings().size() == 1 ? "" : "s");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  CLI::App app{"Writes the Breakpad symbol file of an ELF binary.", "dump_syms"};
+  defineOptions(app, options);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "dump_syms: %s\nRun with --help for usage.\n", e.what());
+    return kExitUsage;
+  }
+  if (options.binary.empty()) {
+    std::fprintf(stderr, "dump_syms: no BINARY given\nRun with --help for usage.\n");
+    return kExitUsage;
+  }
+
+  Diagnostics diagnostics;
+  Progress progress(!options.quiet && isatty(STDERR_FILENO));
+  auto module = dumpModule(options, diagnostics, progress);
+  progress.finish();
+  if (!module) {
+    printDiagnostics(diagnostics, options);
+    std::fprintf(stderr, "dump_syms: error: %s\n", llvm::toString(module.takeError()).c_str());
+    return kExitError;
+  }
+
+  WriteOptions write_options;
+  write_options.header_only = options.header_only;
+  write_options.absolute_addresses = options.absolute_addresses;
+  write_options.include_cfi = !options.no_cfi;
+  auto write = [&](std::ostream& out) { writeSymbolFile(*module, write_options, out); };
+  printDiagnostics(diagnostics, options);
+  if (options.output.empty()) {
+    std::ios::sync_with_stdio(false);
+    write(std::cout);
+    std::cout.flush();
+    if (!std::cout) {
+      std::fprintf(stderr, "dump_syms: error: cannot write to standard output\n");
+      return kExitError;
+    }
+    return 0;
+  }
+  if (llvm::Error error = writeFileAtomically(options.output, write)) {
+    std::fprintf(stderr, "dump_syms: error: %s\n", llvm::toString(std::move(error)).c_str());
+    return kExitError;
+  }
+  return 0;
+}

@@ -1,0 +1,132 @@
+#include "dwarf/function_names.h"
+
+#include <vector>
+
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/DebugInfo/DWARF/DWARFUnit.h>
+#include <llvm/Demangle/Demangle.h>
+
+namespace dumpsyms {
+
+using namespace llvm;
+
+namespace {
+
+// DW_AT_specification and DW_AT_abstract_origin chains are short; the bound
+// only guards against cycles in corrupt input.
+constexpr int kMaxChain = 16;
+
+bool isCLanguage(DWARFDie die) {
+  DWARFUnit* unit = die.getDwarfUnit();
+  if (!unit)
+    return false;
+  auto language = dwarf::toUnsigned(unit->getUnitDIE(true).find(dwarf::DW_AT_language));
+  if (!language)
+    return false;
+  switch (*language) {
+  case dwarf::DW_LANG_C:
+  case dwarf::DW_LANG_C89:
+  case dwarf::DW_LANG_C99:
+  case dwarf::DW_LANG_C11:
+  case dwarf::DW_LANG_C17:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// The DIEs that describe one function: the DIE itself, then what it points
+// at through DW_AT_abstract_origin and DW_AT_specification, breadth first.
+std::vector<DWARFDie> declarationChain(DWARFDie die) {
+  std::vector<DWARFDie> chain{die};
+  for (size_t i = 0; i < chain.size() && chain.size() < kMaxChain; ++i) {
+    for (dwarf::Attribute attribute : {dwarf::DW_AT_abstract_origin, dwarf::DW_AT_specification}) {
+      DWARFDie target = chain[i].getAttributeValueAsReferencedDie(attribute);
+      if (target)
+        chain.push_back(target);
+    }
+  }
+  return chain;
+}
+
+const char* stringAttribute(DWARFDie die, std::initializer_list<dwarf::Attribute> attributes) {
+  for (dwarf::Attribute attribute : attributes)
+    if (auto value = die.find(attribute))
+      if (auto text = value->getAsCString(); text && **text)
+        return *text;
+  return nullptr;
+}
+
+}  // namespace
+
+const FunctionNamer::Name& FunctionNamer::lookup(DWARFDie die) {
+  const void* key = die.getDebugInfoEntry();
+  auto found = cache_.find(key);
+  if (found != cache_.end())
+    return found->second;
+  Name result = computeName(die);
+  return cache_.emplace(key, std::move(result)).first->second;
+}
+
+FunctionNamer::Name FunctionNamer::computeName(DWARFDie die) {
+  std::vector<DWARFDie> chain = declarationChain(die);
+  bool c_language = isCLanguage(die);
+
+  if (!c_language) {
+    for (DWARFDie link : chain) {
+      if (const char* linkage =
+              stringAttribute(link, {dwarf::DW_AT_linkage_name, dwarf::DW_AT_MIPS_linkage_name})) {
+        std::string demangled;
+        if (nonMicrosoftDemangle(linkage, demangled))
+          return {demangled, true};
+        break;  // not a mangled name (extern "C"): use the structure below
+      }
+    }
+  }
+  for (DWARFDie link : chain) {
+    if (stringAttribute(link, {dwarf::DW_AT_name}))
+      return c_language ? Name{stringAttribute(link, {dwarf::DW_AT_name}), true}
+                        : Name{qualifiedName(link), false};
+  }
+  for (DWARFDie link : chain)
+    if (const char* linkage =
+            stringAttribute(link, {dwarf::DW_AT_linkage_name, dwarf::DW_AT_MIPS_linkage_name}))
+      return {linkage, false};
+  return {"", false};
+}
+
+// `named` has a DW_AT_name; prefix it with the names of the namespaces,
+// classes, structures and unions that enclose it.
+std::string FunctionNamer::qualifiedName(DWARFDie named) {
+  std::string result = stringAttribute(named, {dwarf::DW_AT_name});
+  for (DWARFDie scope = named.getParent(); scope; scope = scope.getParent()) {
+    const char* scope_name = stringAttribute(scope, {dwarf::DW_AT_name});
+    switch (scope.getTag()) {
+    case dwarf::DW_TAG_namespace:
+      result = std::string(scope_name ? scope_name : "(anonymous namespace)") + "::" + result;
+      break;
+    case dwarf::DW_TAG_class_type:
+    case dwarf::DW_TAG_structure_type:
+    case dwarf::DW_TAG_union_type:
+    case dwarf::DW_TAG_interface_type:
+      if (!scope_name) {
+        const char* kind = scope.getTag() == dwarf::DW_TAG_union_type ? "(anonymous union)"
+                           : scope.getTag() == dwarf::DW_TAG_class_type
+                               ? "(anonymous class)"
+                               : "(anonymous struct)";
+        result = std::string(kind) + "::" + result;
+      } else {
+        result = std::string(scope_name) + "::" + result;
+      }
+      break;
+    case dwarf::DW_TAG_subprogram:
+      // A local class's method: qualify with the enclosing function's name.
+      return name(scope) + "::" + result;
+    default:
+      return result;
+    }
+  }
+  return result;
+}
+
+}  // namespace dumpsyms

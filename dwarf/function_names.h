@@ -1,0 +1,37 @@
+// Names of functions as DWARF describes them, spelled as LLVM's demangler
+// (and so llvm-symbolizer) spells them.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+
+#include <llvm/DebugInfo/DWARF/DWARFDie.h>
+
+namespace dumpsyms {
+
+// Names subprogram DIEs (and the origins of inlined calls) of one unit.
+// Not thread-safe: each worker owns one.
+class FunctionNamer {
+public:
+  // The demangled linkage name where the DIE (or a DIE it refers to through
+  // DW_AT_specification / DW_AT_abstract_origin) has one; otherwise the name
+  // qualified by its enclosing namespaces and classes (C++) or the plain
+  // DW_AT_name (C). Empty when DWARF has no name anywhere in the chain.
+  std::string name(llvm::DWARFDie die) { return lookup(die).text; }
+
+  struct Name {
+    std::string text;
+    // From a linkage name, or C's DW_AT_name: what a symbol table would say
+    // too. False for names built from the DIE tree, which lack parameters.
+    bool complete = false;
+  };
+  const Name& lookup(llvm::DWARFDie die);
+
+private:
+  Name computeName(llvm::DWARFDie die);
+  std::string qualifiedName(llvm::DWARFDie named);
+
+  std::unordered_map<const void*, Name> cache_;
+};
+
+}  // namespace dumpsyms

@@ -1,0 +1,34 @@
+// Code symbols of an ELF symbol table, for PUBLIC records and for naming
+// code that has line rows but no DWARF function.
+#pragma once
+
+#include <vector>
+
+#include "object/elf_image.h"
+#include "symbol_writer/diagnostics.h"
+#include "symbol_writer/module_builder.h"
+
+namespace dumpsyms {
+
+// STT_FUNC and STT_GNU_IFUNC symbols defined in a section, from .symtab, or
+// from .dynsym when there is no .symtab; in table order, names demangled as
+// llvm-symbolizer demangles them. ARM Thumb addresses lose their low bit.
+std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, Diagnostics& diagnostics);
+
+}  // namespace dumpsyms
+
+namespace dumpsyms {
+
+// Looks up the symbol-table name of code by its entry address. Read-only
+// after construction, so workers may share it.
+class SymbolIndex {
+public:
+  explicit SymbolIndex(const std::vector<CodeSymbol>& symbols);
+  // The name of the first symbol (in table order) at exactly `address`.
+  const std::string* nameAt(uint64_t address) const;
+
+private:
+  std::vector<std::pair<uint64_t, const std::string*>> by_address_;
+};
+
+}  // namespace dumpsyms

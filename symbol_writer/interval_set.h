@@ -1,0 +1,27 @@
+// A set of disjoint address ranges with logarithmic overlap queries.
+#pragma once
+
+#include <map>
+
+#include "symbol_writer/module.h"
+
+namespace dumpsyms {
+
+class IntervalSet {
+public:
+  bool overlaps(const AddressRange& range) const {
+    auto next = starts_.lower_bound(range.end);
+    if (next == starts_.begin())
+      return false;
+    --next;
+    return next->second > range.start;
+  }
+  bool contains(uint64_t address) const { return overlaps({address, address + 1}); }
+  // Callers insert only ranges that do not overlap the set.
+  void insert(const AddressRange& range) { starts_.emplace(range.start, range.end); }
+
+private:
+  std::map<uint64_t, uint64_t> starts_;  // start -> end
+};
+
+}  // namespace dumpsyms

@@ -1,0 +1,164 @@
+#include "symbol_writer/text_writer.h"
+
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace dumpsyms {
+
+namespace {
+
+// The processor cannot read names that are empty or that hold a line break
+// or NUL; such names are written in a form it can.
+class Output {
+public:
+  Output(std::ostream& out, uint64_t base) : out_(out), base_(base) {}
+  ~Output() { flush(); }
+
+  template <typename... Args> void line(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    buffer_.push_back('\n');
+    if (buffer_.size() > (1 << 16))
+      flush();
+  }
+
+  uint64_t rva(uint64_t address) const { return address - base_; }
+
+  static std::string safeName(std::string_view name) {
+    if (name.empty())
+      return "<name omitted>";
+    std::string out(name);
+    for (char& c : out)
+      if (c == '\n' || c == '\r' || c == '\0')
+        c = ' ';
+    return out;
+  }
+
+private:
+  void flush() {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+
+  std::ostream& out_;
+  uint64_t base_;
+  fmt::memory_buffer buffer_;
+};
+
+std::string joinRules(const std::vector<CfiRule>& rules) {
+  // Rules are listed in byte-wise order of their names.
+  std::vector<const CfiRule*> sorted;
+  for (const CfiRule& rule : rules)
+    sorted.push_back(&rule);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const CfiRule* a, const CfiRule* b) { return a->name < b->name; });
+  std::string text;
+  for (const CfiRule* rule : sorted) {
+    if (!text.empty())
+      text += ' ';
+    text += rule->name;
+    text += ": ";
+    text += rule->expression;
+  }
+  return text;
+}
+
+// INLINE records of `function` restricted to `range`: a record whose ranges
+// miss it is left out together with its descendants, and its ranges are
+// clipped to it. The processor reads at most 254 address/size pairs.
+void writeInlines(Output& out, const Function& function, const AddressRange& range) {
+  constexpr size_t kMaxRangesPerRecord = 254;
+  std::vector<bool> written_at_depth;
+  for (const InlineCall& call : function.inlines) {
+    if (written_at_depth.size() <= call.depth)
+      written_at_depth.resize(call.depth + 1, false);
+    written_at_depth[call.depth] = false;
+    if (call.depth > 0 && !written_at_depth[call.depth - 1])
+      continue;
+    std::string ranges;
+    size_t count = 0;
+    for (const AddressRange& r : call.ranges) {
+      uint64_t start = std::max(r.start, range.start);
+      uint64_t end = std::min(r.end, range.end);
+      if (start >= end || count == kMaxRangesPerRecord)
+        continue;
+      fmt::format_to(std::back_inserter(ranges), " {:x} {:x}", out.rva(start), end - start);
+      ++count;
+    }
+    if (count == 0)
+      continue;
+    written_at_depth[call.depth] = true;
+    long long file = call.call_file ? static_cast<long long>(*call.call_file) : -1;
+    out.line("INLINE {} {} {} {}{}", call.depth, call.call_line, file, call.origin, ranges);
+  }
+}
+
+}  // namespace
+
+void writeSymbolFile(const Module& module, const WriteOptions& options, std::ostream& stream) {
+  Output out(stream, options.absolute_addresses ? 0 : module.load_address);
+  out.line("MODULE {} {} {} {}", module.os, module.cpu, module.debug_id,
+           Output::safeName(module.name));
+  if (!module.code_id.empty())
+    out.line("INFO CODE_ID {}", module.code_id);
+  if (options.header_only)
+    return;
+
+  for (size_t i = 0; i < module.files.size(); ++i)
+    out.line("FILE {} {}", i, Output::safeName(module.files[i]));
+  for (size_t i = 0; i < module.inline_origins.size(); ++i)
+    out.line("INLINE_ORIGIN {} {}", i, Output::safeName(module.inline_origins[i]));
+
+  // Each range of a function is its own FUNC record, in address order.
+  struct Entry {
+    uint64_t start;
+    size_t function;
+    size_t range;
+  };
+  std::vector<Entry> entries;
+  for (size_t f = 0; f < module.functions.size(); ++f)
+    for (size_t r = 0; r < module.functions[f].ranges.size(); ++r)
+      entries.push_back({module.functions[f].ranges[r].start, f, r});
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.start, a.function) < std::tie(b.start, b.function);
+  });
+  for (const Entry& entry : entries) {
+    const Function& function = module.functions[entry.function];
+    const AddressRange& range = function.ranges[entry.range];
+    out.line("FUNC {}{:x} {:x} 0 {}", function.multiple ? "m " : "", out.rva(range.start),
+             range.size(), Output::safeName(function.name));
+    writeInlines(out, function, range);
+    auto first = std::lower_bound(
+        function.lines.begin(), function.lines.end(), range.start,
+        [](const SourceLine& line, uint64_t address) { return line.address < address; });
+    for (auto line = first; line != function.lines.end() && line->address < range.end; ++line)
+      out.line("{:x} {:x} {} {}", out.rva(line->address), line->size, line->line, line->file);
+  }
+
+  for (const PublicSymbol& symbol : module.publics)
+    out.line("PUBLIC {}{:x} 0 {}", symbol.multiple ? "m " : "", out.rva(symbol.address),
+             Output::safeName(symbol.name));
+
+  if (options.include_cfi) {
+    for (const CfiFrame& frame : module.cfi_frames) {
+      out.line("STACK CFI INIT {:x} {:x} {}", out.rva(frame.range.start), frame.range.size(),
+               joinRules(frame.initial));
+      for (const CfiChange& change : frame.changes)
+        out.line("STACK CFI {:x} {}", out.rva(change.address), joinRules(change.rules));
+    }
+  }
+
+  for (const StackWinRecord& record : module.stack_win) {
+    std::string last = record.program.empty() ? fmt::format("0 {:x}", record.allocates_base_pointer ? 1 : 0)
+                                               : "1 " + record.program;
+    out.line("STACK WIN {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {}", record.type,
+             out.rva(record.address), record.code_size, record.prologue_size,
+             record.epilogue_size, record.parameter_size, record.saved_registers_size,
+             record.locals_size, record.max_stack_size, last);
+  }
+}
+
+}  // namespace dumpsyms
