@@ -122,8 +122,11 @@ private:
       auto reg = unsignedOperand(0);
       if (!reg)
         return fail(reg.takeError());
-      if (!state_.cfa || state_.cfa->is_expression)
-        return "DW_CFA_def_cfa_register without a register-based CFA";
+      // Without an earlier rule the offset is 0 (gcc's RISC-V CIEs do this).
+      if (!state_.cfa)
+        state_.cfa = CfaRule{false, *reg, 0, {}};
+      if (state_.cfa->is_expression)
+        return "DW_CFA_def_cfa_register after DW_CFA_def_cfa_expression";
       state_.cfa->reg = *reg;
       return "";
     }

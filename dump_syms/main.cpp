@@ -4,7 +4,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 
 #include "dump_syms/dump_module.h"
 #include "dump_syms/options.h"
@@ -30,7 +31,10 @@ void defineOptions(CLI::App& app, Options& o) {
   app.add_option("-b", o.debug_id_override, "use this debug identifier in the MODULE record");
   app.add_option("-n", o.name_override, "module name to use when the binary has no DT_SONAME");
   app.add_option("-o", o.os, "operating system for the MODULE record")->capture_default_str();
-  app.add_option("--output", o.output, "write the symbol file here instead of stdout");
+  auto* output = app.add_option("--output", o.output, "write the symbol file here instead of stdout");
+  app.add_option("--store", o.store,
+                 "write into a symbol store: DIR/<name>/<DEBUG_ID>/<name>.sym (prints the path)")
+      ->excludes(output);
   app.add_option("-j,--jobs", o.jobs, "threads to use (default: one per core)");
   app.add_option("--debug-file", o.debug_file, "read functions and lines from this debug file");
   app.add_option("--dwp", o.dwp, "DWARF package file for split DWARF (default: BINARY.dwp)");
@@ -41,6 +45,13 @@ void defineOptions(CLI::App& app, Options& o) {
   app.add_flag("-v,--verbose", o.verbose, "print every warning and what was read from where");
   app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
   app.set_version_flag("--version", std::string("dump_syms ") + DUMP_SYMS_VERSION);
+}
+
+// Where Breakpad's processor looks for the file: <name>/<ID>/<name>.sym.
+std::string storePath(const std::string& root, const Module& module) {
+  llvm::SmallString<256> path(root);
+  llvm::sys::path::append(path, module.name, module.debug_id, module.name + ".sym");
+  return std::string(path);
 }
 
 void printDiagnostics(const Diagnostics& diagnostics, const Options& options) {
@@ -94,7 +105,7 @@ int main(int argc, char** argv) {
   write_options.include_cfi = !options.no_cfi;
   auto write = [&](std::ostream& out) { writeSymbolFile(*module, write_options, out); };
   printDiagnostics(diagnostics, options);
-  if (options.output.empty()) {
+  if (options.output.empty() && options.store.empty()) {
     std::ios::sync_with_stdio(false);
     write(std::cout);
     std::cout.flush();
@@ -104,9 +115,21 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (llvm::Error error = writeFileAtomically(options.output, write)) {
+  std::string path = options.output;
+  if (!options.store.empty()) {
+    path = storePath(options.store, *module);
+    std::error_code error = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+    if (error) {
+      std::fprintf(stderr, "dump_syms: error: %s: cannot create the directory: %s\n", path.c_str(),
+                   error.message().c_str());
+      return kExitError;
+    }
+  }
+  if (llvm::Error error = writeFileAtomically(path, write)) {
     std::fprintf(stderr, "dump_syms: error: %s\n", llvm::toString(std::move(error)).c_str());
     return kExitError;
   }
+  if (!options.store.empty() && !options.quiet)
+    std::printf("%s\n", path.c_str());
   return 0;
 }

@@ -11,6 +11,7 @@ struct Options {
   std::string binary;
   std::vector<std::string> debug_dirs;
   std::string output;  // "" = stdout
+  std::string store;   // --store DIR: DIR/<name>/<ID>/<name>.sym
 
   bool header_only = false;         // -i
   bool absolute_addresses = false;  // -a

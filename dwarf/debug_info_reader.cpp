@@ -3,6 +3,7 @@
 #include <atomic>
 #include <vector>
 
+#include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
@@ -10,6 +11,48 @@
 namespace dumpsyms {
 
 using namespace llvm;
+
+namespace {
+
+// LLVM 19's DWARF parser is not thread-safe while it parses: DIE extraction
+// and abbreviation tables fill caches without locks, and a reference into
+// another unit parses that unit. So every unit (type units and split-DWARF
+// units too) is parsed before the parallel walk, which then only reads.
+// Abbreviations and .dwo loading go one unit at a time; DIE extraction,
+// which touches only its own unit, in parallel.
+void extractAllDies(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
+                    const ExtractOptions& options, unsigned threads) {
+  std::vector<DWARFUnit*> all;
+  for (const auto& unit : context.info_section_units())
+    all.push_back(unit.get());
+  for (const auto& unit : context.types_section_units())
+    all.push_back(unit.get());
+  for (DWARFUnit* unit : all)
+    unit->getAbbreviations();
+  for (DWARFUnit* unit : compile_units) {
+    DWARFDie unit_die = unit->getUnitDIE(true);
+    if (!unit_die || !unit_die.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}))
+      continue;
+    std::string location = options.locate_dwo ? options.locate_dwo(*unit) : std::string();
+    DWARFDie split = unit->getNonSkeletonUnitDIE(true, location);
+    if (split && split.getDwarfUnit() != unit) {
+      split.getDwarfUnit()->getAbbreviations();
+      all.push_back(split.getDwarfUnit());
+    }
+  }
+  auto extract = [](DWARFUnit* unit) { unit->getUnitDIE(false); };
+  if (threads <= 1) {
+    for (DWARFUnit* unit : all)
+      extract(unit);
+    return;
+  }
+  DefaultThreadPool pool(hardware_concurrency(threads));
+  for (DWARFUnit* unit : all)
+    pool.async([unit, &extract] { extract(unit); });
+  pool.wait();
+}
+
+}  // namespace
 
 size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options,
                      ModuleBuilder& builder, Diagnostics& diagnostics) {
@@ -21,6 +64,8 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options,
   std::vector<DWARFUnit*> units;
   for (const auto& unit : context->compile_units())
     units.push_back(unit.get());
+  unsigned threads = options.threads ? options.threads : hardware_concurrency().compute_thread_count();
+  extractAllDies(*context, units, options.extract, threads);
 
   std::vector<UnitSymbols> results(units.size());
   std::vector<std::vector<std::string>> warnings(units.size());
@@ -32,7 +77,6 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options,
       options.progress(finished, units.size());
   };
 
-  unsigned threads = options.threads ? options.threads : hardware_concurrency().compute_thread_count();
   if (threads <= 1 || units.size() <= 1) {
     for (size_t i = 0; i < units.size(); ++i)
       extract(i);

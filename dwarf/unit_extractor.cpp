@@ -82,8 +82,8 @@ public:
     DWARFUnit* body = &unit;
     if (auto dwo_name = dwarf::toString(
             unit_die.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}))) {
-      std::string location = options_.locate_dwo ? options_.locate_dwo(unit) : std::string();
-      DWARFDie full = unit.getNonSkeletonUnitDIE(false, location);
+      // readDebugInfo has loaded the split unit already, if it could.
+      DWARFDie full = unit.getNonSkeletonUnitDIE(false);
       if (full && full.getDwarfUnit() != &unit)
         body = full.getDwarfUnit();
       else

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One entry point for set-up, build, dump and test on Debian 12.
+#   ./dev.sh dump [BINARY [DEBUG_DIR...]] [dump_syms options]
+#   ./dev.sh test
+#   ./dev.sh build
+# Each command first installs whatever Debian packages are missing.
+set -euo pipefail
+cd "$(dirname "$0")"
+BUILD=${BUILD_DIR:-build}
+
+PACKAGES=(
+  # build
+  cmake ninja-build g++ pkg-config
+  # (not the gcc-multilib meta package: Debian makes it conflict with the
+  # cross compilers below; fixtures.py supplies the <asm/...> it would add)
+  llvm-19-dev libcli11-dev libfmt-dev libgtest-dev googletest
+  zlib1g-dev libzstd-dev liblzma-dev libdebuginfod-dev
+  # fixtures and oracles
+  llvm-19 clang-19 lld-19 gcc-12-multilib g++-12-multilib
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu gcc-arm-linux-gnueabihf
+  gcc-riscv64-linux-gnu gcc-mips64el-linux-gnuabi64
+  binutils elfutils dwz xz-utils gdb debuginfod python3 file
+)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "dev.sh: installing ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  install_missing
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDUMP_SYMS_WERROR=ON >/dev/null
+  cmake --build "$BUILD" -j "$(nproc)"
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  build)
+    build
+    ;;
+  dump)
+    build
+    if [ $# -eq 0 ]; then
+      # No binary given: dump the tool's own symbols into a symbol store.
+      set -- "$BUILD/dump_syms/dump_syms" --store "$BUILD/symbols"
+    fi
+    exec "$BUILD/dump_syms/dump_syms" "$@"
+    ;;
+  test)
+    build
+    cd "$BUILD" && ctest --output-on-failure -j "$(nproc)"
+    ;;
+  *)
+    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | build" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,62 @@
+"""Shared plumbing of the end-to-end tests: arguments, the fixture manifest,
+running dump_syms, reporting."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import symfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
+
+
+def arguments(extra=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dump-syms", required=True)
+    parser.add_argument("--fixtures", help="directory fixtures.py built")
+    parser.add_argument("--shared", default=SHARED)
+    parser.add_argument("--only", help="substring of the fixture names to check")
+    if extra:
+        extra(parser)
+    return parser.parse_args()
+
+
+def fixtures(args, kinds=None):
+    with open(os.path.join(args.fixtures, "manifest.json")) as fh:
+        manifest = json.load(fh)
+    return [f for f in manifest if (kinds is None or f["kind"] in kinds) and
+            (not args.only or args.only in f["name"])]
+
+
+def dump(args, binary, *options, check=True):
+    """Runs dump_syms; returns (SymFile, stderr)."""
+    with tempfile.NamedTemporaryFile(suffix=".sym") as out:
+        p = subprocess.run([args.dump_syms, *options, binary, "--output", out.name],
+                           capture_output=True, text=True)
+        if check and p.returncode != 0:
+            raise SystemExit(f"dump_syms failed on {binary}: {p.stderr.strip()}")
+        return symfile.load(out.name), p.stderr
+
+
+class Report:
+    """Counts agreement per check and prints the first disagreements."""
+
+    def __init__(self, name):
+        self.name = name
+        self.failures = []
+        self.lines = []
+
+    def fail(self, message):
+        self.failures.append(message)
+        if len(self.failures) <= 40:
+            print(f"  FAIL {message}")
+
+    def note(self, message):
+        print(f"  {message}")
+
+    def finish(self):
+        print(f"{self.name}: {'ok' if not self.failures else 'FAILED'} ({len(self.failures)} failures)")
+        sys.exit(1 if self.failures else 0)

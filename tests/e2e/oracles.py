@@ -1,0 +1,159 @@
+"""The independent tools the tests judge our output by: llvm-symbolizer-19
+and llvm-dwarfdump-19 (LLVM's parsers), and elfutils' eu-addr2line and
+readelf (not LLVM's)."""
+import json
+import os
+import re
+import subprocess
+from collections import defaultdict
+
+LLVM = "/usr/lib/llvm-19/bin"
+
+
+def run(cmd, stdin=None):
+    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, errors="surrogateescape")
+    return p.stdout
+
+
+def load_address(binary):
+    for line in run(["readelf", "-lW", binary]).splitlines():
+        parts = line.split()
+        if parts and parts[0] == "LOAD":
+            return int(parts[2], 16)
+    return 0
+
+
+def build_id(binary):
+    m = re.search(r"Build ID:\s*([0-9a-f]+)", run(["readelf", "-n", binary]))
+    return m.group(1) if m else None
+
+
+def has_line_table(binary):
+    return ".debug_line" in run(["readelf", "-SW", binary])
+
+
+def function_symbols(binary):
+    """(address, size, name) of defined STT_FUNC symbols with a size."""
+    out = set()
+    for line in run(["readelf", "-sW", binary]).splitlines():
+        p = line.split()
+        if len(p) >= 8 and p[3] in ("FUNC", "IFUNC") and p[6] != "UND":
+            try:
+                out.add((int(p[1], 16), int(p[2], 0), p[7].split("@")[0]))
+            except ValueError:
+                pass
+    return sorted(out)
+
+
+def symbolize(binary, addresses, inlining=False):
+    """address -> list of frames {FunctionName, FileName, Line, StartAddress}, innermost first."""
+    result = {}
+    for i in range(0, len(addresses), 5000):
+        chunk = addresses[i:i + 5000]
+        out = run([f"{LLVM}/llvm-symbolizer", f"--obj={binary}", "--output-style=JSON", "--functions=linkage",
+                   "--demangle", f"--inlining={'true' if inlining else 'false'}"],
+                  "\n".join(hex(a) for a in chunk))
+        for line in out.splitlines():
+            if not line.strip():
+                continue
+            records = json.loads(line)
+            for record in records if isinstance(records, list) else [records]:
+                result[int(record["Address"], 16)] = record.get("Symbol") or []
+    return result
+
+
+def addr2line(binary, addresses):
+    """elfutils' view: address -> (function, file, line) of the innermost frame."""
+    result = {}
+    for i in range(0, len(addresses), 2000):
+        chunk = addresses[i:i + 2000]
+        out = run(["eu-addr2line", "-e", binary, "-f", "-a"] + [hex(a) for a in chunk]).splitlines()
+        k = 0
+        while k + 2 < len(out) + 1 and k < len(out):
+            address = int(out[k], 16)
+            function = out[k + 1] if k + 1 < len(out) else "??"
+            where = out[k + 2] if k + 2 < len(out) else "??:0"
+            m = re.match(r"^(.*?):(\d+)(?::\d+)?$", where)
+            result[address] = (function, m.group(1), int(m.group(2))) if m else (function, where, 0)
+            k += 3
+    return result
+
+
+CLONE_SUFFIX = re.compile(r"(\.(constprop|isra|part|cold|lto_priv|localalias|llvm)(\.\d+)?)+$"
+                          r"|( \((\.(constprop|isra|part|cold|lto_priv|localalias|llvm)(\.\d+)?)+\))+$")
+
+
+def normalize(name):
+    """One spelling for compiler clones of a function: `f (.cold)`, `f.isra.0` -> f."""
+    name = re.sub(r"\s+", " ", name or "").strip()
+    return CLONE_SUFFIX.sub("", name)
+
+
+def demangle_all(names):
+    out = run([f"{LLVM}/llvm-cxxfilt"], "\n".join(names)).splitlines()
+    return out if len(out) == len(names) else list(names)
+
+
+def symbol_aliases(binary):
+    """address -> the normalized, demangled names of every function symbol there."""
+    symbols = function_symbols(binary)
+    names = demangle_all([s[2] for s in symbols])
+    table = defaultdict(set)
+    for (address, _, _), name in zip(symbols, names):
+        table[address].add(normalize(name))
+    return table
+
+
+# ------------------------------------------------------------- unwind rows
+# llvm-dwarfdump's register names -> DWARF numbers, per CPU.
+LLVM_REGISTERS = {
+    "x86_64": {**{n: i for i, n in enumerate(["RAX", "RDX", "RCX", "RBX", "RSI", "RDI", "RBP", "RSP"])},
+               **{f"R{i}": i for i in range(8, 16)}, "RIP": 16},
+    "x86": {n: i for i, n in enumerate(["EAX", "ECX", "EDX", "EBX", "ESP", "EBP", "ESI", "EDI", "EIP"])},
+    "arm": {**{f"R{i}": i for i in range(13)}, "SP": 13, "LR": 14, "PC": 15,
+            **{f"D{i}": 256 + i for i in range(32)}},
+    "arm64": {**{f"W{i}": i for i in range(31)}, **{f"X{i}": i for i in range(31)}, "FP": 29, "LR": 30,
+              "WSP": 31, "SP": 31, **{f"D{i}": 64 + i for i in range(32)}, **{f"Q{i}": 64 + i for i in range(32)},
+              **{f"B{i}": 64 + i for i in range(32)}, **{f"H{i}": 64 + i for i in range(32)},
+              **{f"S{i}": 64 + i for i in range(32)}},
+    "riscv": {**{f"X{i}": i for i in range(32)}, **{f"F{i}_D": 32 + i for i in range(32)},
+              **{f"F{i}_F": 32 + i for i in range(32)}},
+    "mips": {**{n: i for i, n in enumerate(
+        ["ZERO", "AT", "V0", "V1", "A0", "A1", "A2", "A3", "T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7",
+         "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "T8", "T9", "K0", "K1", "GP", "SP", "FP", "RA"])},
+             **{f"{n}_64": i for i, n in enumerate(
+                 ["ZERO", "AT", "V0", "V1", "A0", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "T0", "T1", "T2", "T3",
+                  "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "T8", "T9", "K0", "K1", "GP", "SP", "FP", "RA"])},
+             **{f"D{i}_64": 32 + i for i in range(32)}, **{f"F{i}": 32 + i for i in range(32)}},
+}
+LLVM_REGISTERS["riscv64"] = LLVM_REGISTERS["riscv"]
+
+ROW = re.compile(r"^\s*0x([0-9a-f]+): CFA=(.*)$")
+FDE = re.compile(r"^[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ FDE cie=[0-9a-f]+ pc=([0-9a-f]+)\.\.\.([0-9a-f]+)")
+
+
+def unwind_tables(binary):
+    """[(section, start, end, [(address, cfa_text, {register: location_text})])] per FDE,
+    as llvm-dwarfdump prints them (.eh_frame first)."""
+    fdes = []
+    for section in ("eh-frame", "debug-frame"):
+        current = None
+        for line in run([f"{LLVM}/llvm-dwarfdump", f"--{section}", binary]).splitlines():
+            m = FDE.match(line)
+            if m:
+                current = (section, int(m.group(1), 16), int(m.group(2), 16), [])
+                fdes.append(current)
+                continue
+            if re.match(r"^[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ CIE", line):
+                current = None
+                continue
+            m = ROW.match(line)
+            if not m or current is None:
+                continue
+            cfa, _, rest = m.group(2).partition(": ")
+            registers = {}
+            for item in re.split(r", (?=[A-Za-z][A-Za-z0-9_]*=)", rest) if rest else []:
+                name, _, location = item.partition("=")
+                registers[name] = location
+            current[3].append((int(m.group(1), 16), cfa, registers))
+    return fdes
