@@ -20,6 +20,7 @@ PACKAGES=(
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu gcc-arm-linux-gnueabihf
   gcc-riscv64-linux-gnu gcc-mips64el-linux-gnuabi64
   binutils elfutils dwz xz-utils gdb debuginfod python3 file
+  python3.11-dbg libc6-dbg
 )
 
 install_missing() {

@@ -3,7 +3,10 @@
 #include <iostream>
 #include <unistd.h>
 
+#include <new>
+
 #include <CLI/CLI.hpp>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
@@ -68,9 +71,22 @@ void printDiagnostics(const Diagnostics& diagnostics, const Options& options) {
   }
 }
 
+// Corrupt input can make a size field ask for more memory than there is.
+// Running out is then an error about the input, not a crash.
+[[noreturn]] void outOfMemory() {
+  static const char message[] =
+      "dump_syms: error: out of memory (a corrupt size field in the input?)\n";
+  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+  (void)ignored;
+  _exit(kExitError);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::set_new_handler([] { outOfMemory(); });
+  llvm::install_bad_alloc_error_handler(
+      [](void*, const char*, bool) { outOfMemory(); }, nullptr);
   Options options;
   CLI::App app{"Writes the Breakpad symbol file of an ELF binary.", "dump_syms"};
   defineOptions(app, options);

@@ -16,6 +16,12 @@ Error fileError(const std::string& path, const Twine& message) {
                            message.str().c_str());
 }
 
+// zlib inflates at most about 1000:1 and zstd a few 10000:1 (runs of
+// zeros); a claim beyond this bound is corruption, not compression.
+bool plausibleInflatedSize(uint64_t inflated, uint64_t compressed) {
+  return inflated <= compressed * 65536 + (uint64_t(1) << 20);
+}
+
 bool ElfSection::hasBytes() const { return type != ELF::SHT_NOBITS && type != ELF::SHT_NULL; }
 
 namespace {
@@ -145,8 +151,7 @@ Expected<std::optional<StringRef>> ElfImage::sectionBytes(const ElfSection& sect
                                 "' has a bad compression header: " +
                                 toString(decompressor.takeError()));
   // A hostile header may claim any size: refuse what no real section needs.
-  constexpr uint64_t kMaxInflatedSize = uint64_t(16) << 30;
-  if (decompressor->getDecompressedSize() > kMaxInflatedSize)
+  if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
     return fileError(path_, "section '" + section.name + "' claims an implausible size of " +
                                 Twine(decompressor->getDecompressedSize()) + " bytes");
   auto out = std::make_unique<std::string>();
@@ -156,6 +161,22 @@ Expected<std::optional<StringRef>> ElfImage::sectionBytes(const ElfSection& sect
   StringRef result(*out);
   inflated_.emplace(section.name, std::move(out));
   return result;
+}
+
+std::string ElfImage::implausibleCompressedSection() const {
+  for (const ElfSection& section : sections_) {
+    if (!(section.flags & ELF::SHF_COMPRESSED) || !section.hasBytes())
+      continue;
+    StringRef raw = bytes().substr(section.offset, section.size);
+    auto decompressor = Decompressor::create(section.name, raw, is_little_endian_, is_64_bit_);
+    if (!decompressor) {
+      consumeError(decompressor.takeError());
+      continue;  // LLVM reports these itself and skips the section
+    }
+    if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
+      return section.name;
+  }
+  return "";
 }
 
 uint64_t ElfImage::loadAddress() const {

@@ -79,6 +79,10 @@ public:
   // True when the image holds any DWARF section with bytes.
   bool hasDebugInfo() const;
 
+  // A compressed section whose header claims more bytes than its data could
+  // inflate to: "" when there is none. LLVM would try to allocate that much.
+  std::string implausibleCompressedSection() const;
+
   // Problems met while opening that did not stop it (a legacy compressed
   // section that would not inflate, ...).
   const std::vector<std::string>& openWarnings() const { return open_warnings_; }

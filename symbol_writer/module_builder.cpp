@@ -339,7 +339,8 @@ void ModuleBuilder::finishPublics(const BuildOptions& options) {
       continue;
     auto [it, inserted] = first_at.try_emplace(symbol.address, publics.size());
     if (!inserted) {
-      if (options.mark_multiple && publics[it->second].name != symbol.name)
+      // Another symbol (an alias, a C1/C2 constructor pair) enters here too.
+      if (options.mark_multiple)
         publics[it->second].multiple = true;
       continue;
     }
@@ -347,7 +348,7 @@ void ModuleBuilder::finishPublics(const BuildOptions& options) {
   }
 
   // -m: a FUNC shares its entry with other symbols when the symbol table
-  // names that address in more than one way.
+  // has more than one symbol there.
   if (options.mark_multiple) {
     for (Function& function : module_.functions) {
       auto it = first_at.find(function.address());
