@@ -1,14 +1,14 @@
 #include "cfi/dwarf_cfi_reader.h"
 
+#include "cfi/postfix_translation.h"
+#include "cfi/rule_rows.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/DebugInfo/DWARF/DWARFDataExtractor.h>
-#include <llvm/Support/Casting.h>
 #include <llvm/DebugInfo/DWARF/DWARFDebugFrame.h>
+#include <llvm/Support/Casting.h>
 #include <llvm/TargetParser/Triple.h>
-
-#include "cfi/postfix_translation.h"
-#include "cfi/rule_rows.h"
 
 namespace dumpsyms {
 
@@ -47,8 +47,8 @@ class RowTranslator {
 public:
   RowTranslator(const RegisterNames& registers, uint64_t ra_column, bool little_endian,
                 CfiStats& stats)
-      : registers_(registers), ra_column_(ra_column), little_endian_(little_endian),
-        stats_(stats) {}
+      : registers_(registers), ra_column_(ra_column), little_endian_(little_endian), stats_(stats) {
+  }
 
   RuleMap translate(const RuleState& state) {
     RuleMap rules;
@@ -151,7 +151,7 @@ std::vector<CfiRule> toRules(const RuleMap& map) {
   return rules;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<CfiFrame> readDwarfCfi(const CfiSectionInput& input, const RegisterNames& registers,
                                    CfiStats& stats, Diagnostics& diagnostics) {
@@ -178,8 +178,8 @@ std::vector<CfiFrame> readDwarfCfi(const CfiSectionInput& input, const RegisterN
     RowTranslator translator(registers, fde->getLinkedCIE()->getReturnAddressRegister(),
                              input.little_endian, stats);
     CfiFrame frame;
-    frame.range = AddressRange{fde->getInitialLocation(),
-                               fde->getInitialLocation() + fde->getAddressRange()};
+    frame.range =
+        AddressRange{fde->getInitialLocation(), fde->getInitialLocation() + fde->getAddressRange()};
     RuleMap previous = translator.translate(table.rows.front().state);
     frame.initial = toRules(previous);
     for (size_t i = 1; i < table.rows.size(); ++i) {
@@ -206,4 +206,4 @@ std::vector<CfiFrame> readDwarfCfi(const CfiSectionInput& input, const RegisterN
   return frames;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

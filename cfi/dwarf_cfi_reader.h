@@ -2,27 +2,26 @@
 // FDE, its rows translated into postfix rules.
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <string>
-#include <vector>
-
-#include <llvm/ADT/StringRef.h>
-
 #include "cfi/register_names.h"
 #include "symbol_writer/diagnostics.h"
 #include "symbol_writer/module.h"
+
+#include <cstdint>
+#include <llvm/ADT/StringRef.h>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace dumpsyms {
 
 struct CfiSectionInput {
   llvm::StringRef bytes;
-  uint64_t address = 0;  // the section's address, for pc-relative pointers
+  uint64_t address = 0; // the section's address, for pc-relative pointers
   bool is_eh_frame = false;
   uint16_t machine = 0;
   bool is_64_bit = true;
   bool little_endian = true;
-  std::string origin;  // "FILE: .eh_frame", for messages
+  std::string origin; // "FILE: .eh_frame", for messages
 };
 
 // What could not be said in postfix, by reason, for -v.
@@ -36,4 +35,4 @@ struct CfiStats {
 std::vector<CfiFrame> readDwarfCfi(const CfiSectionInput& input, const RegisterNames& registers,
                                    CfiStats& stats, Diagnostics& diagnostics);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

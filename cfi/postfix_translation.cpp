@@ -1,11 +1,10 @@
 #include "cfi/postfix_translation.h"
 
 #include <algorithm>
-#include <vector>
-
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFExpression.h>
 #include <llvm/Support/DataExtractor.h>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -24,9 +23,9 @@ namespace {
 // "$rsp 0 + 8 +"), and an upper bound where one is known, which lets
 // comparisons be written with division.
 struct Value {
-  std::string base;       // postfix text; empty for a pure constant
-  bool is_register = false;  // `base` is a lone register name
-  uint64_t offset = 0;    // added to `base` (or the whole value)
+  std::string base;         // postfix text; empty for a pure constant
+  bool is_register = false; // `base` is a lone register name
+  uint64_t offset = 0;      // added to `base` (or the whole value)
   uint64_t max = UINT64_MAX;
 
   bool isConstant() const { return base.empty(); }
@@ -80,7 +79,9 @@ private:
 
   Value constant(uint64_t value) const { return {"", false, value & mask_, value & mask_}; }
 
-  static uint64_t saturatingAdd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+  static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+  }
 
   Value binary(const Value& a, const Value& b, const char* op, uint64_t max) const {
     return {render(a) + " " + render(b) + " " + op, false, 0, max};
@@ -339,9 +340,15 @@ private:
     auto sb = static_cast<int64_t>(b & sign_bit_ ? b | ~mask_ : b);
     uint64_t r = 0;
     switch (code) {
-    case dwarf::DW_OP_plus: r = a + b; break;
-    case dwarf::DW_OP_minus: r = a - b; break;
-    case dwarf::DW_OP_mul: r = a * b; break;
+    case dwarf::DW_OP_plus:
+      r = a + b;
+      break;
+    case dwarf::DW_OP_minus:
+      r = a - b;
+      break;
+    case dwarf::DW_OP_mul:
+      r = a * b;
+      break;
     case dwarf::DW_OP_div:
       if (sb == 0)
         return refuse("division by zero");
@@ -352,18 +359,42 @@ private:
         return refuse("division by zero");
       r = a % b;
       break;
-    case dwarf::DW_OP_and: r = a & b; break;
-    case dwarf::DW_OP_or: r = a | b; break;
-    case dwarf::DW_OP_xor: r = a ^ b; break;
-    case dwarf::DW_OP_shl: r = b >= 64 ? 0 : a << b; break;
-    case dwarf::DW_OP_shr: r = b >= 64 ? 0 : a >> b; break;
-    case dwarf::DW_OP_shra: r = static_cast<uint64_t>(b >= 64 ? (sa < 0 ? -1 : 0) : sa >> b); break;
-    case dwarf::DW_OP_ge: r = sa >= sb; break;
-    case dwarf::DW_OP_gt: r = sa > sb; break;
-    case dwarf::DW_OP_lt: r = sa < sb; break;
-    case dwarf::DW_OP_le: r = sa <= sb; break;
-    case dwarf::DW_OP_eq: r = a == b; break;
-    case dwarf::DW_OP_ne: r = a != b; break;
+    case dwarf::DW_OP_and:
+      r = a & b;
+      break;
+    case dwarf::DW_OP_or:
+      r = a | b;
+      break;
+    case dwarf::DW_OP_xor:
+      r = a ^ b;
+      break;
+    case dwarf::DW_OP_shl:
+      r = b >= 64 ? 0 : a << b;
+      break;
+    case dwarf::DW_OP_shr:
+      r = b >= 64 ? 0 : a >> b;
+      break;
+    case dwarf::DW_OP_shra:
+      r = static_cast<uint64_t>(b >= 64 ? (sa < 0 ? -1 : 0) : sa >> b);
+      break;
+    case dwarf::DW_OP_ge:
+      r = sa >= sb;
+      break;
+    case dwarf::DW_OP_gt:
+      r = sa > sb;
+      break;
+    case dwarf::DW_OP_lt:
+      r = sa < sb;
+      break;
+    case dwarf::DW_OP_le:
+      r = sa <= sb;
+      break;
+    case dwarf::DW_OP_eq:
+      r = a == b;
+      break;
+    case dwarf::DW_OP_ne:
+      r = a != b;
+      break;
     default:
       return refuse("unsupported constant operation");
     }
@@ -378,11 +409,11 @@ private:
   std::string reason_;
 };
 
-}  // namespace
+} // namespace
 
 PostfixResult translateExpression(StringRef expression, bool little_endian,
                                   const RegisterNames& registers, bool push_cfa, bool dereference) {
   return Translator(registers).run(expression, little_endian, push_cfa, dereference);
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

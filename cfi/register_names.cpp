@@ -12,22 +12,22 @@ void place(std::vector<std::string>& names, size_t index, std::string name) {
   names[index] = std::move(name);
 }
 
-void placeSeries(std::vector<std::string>& names, size_t first, const std::string& prefix,
-                 int from, int to) {
+void placeSeries(std::vector<std::string>& names, size_t first, const std::string& prefix, int from,
+                 int to) {
   for (int i = from; i <= to; ++i)
     place(names, first + (i - from), prefix + std::to_string(i));
 }
 
 std::vector<std::string> x86Names() {
-  std::vector<std::string> n = {"$eax", "$ecx", "$edx", "$ebx", "$esp", "$ebp", "$esi",
-                                "$edi", "$eip", "$eflags", "$unused1"};
+  std::vector<std::string> n = {"$eax", "$ecx", "$edx", "$ebx",    "$esp",    "$ebp",
+                                "$esi", "$edi", "$eip", "$eflags", "$unused1"};
   placeSeries(n, 11, "$st", 0, 7);
   place(n, 19, "$unused2");
   place(n, 20, "$unused3");
   placeSeries(n, 21, "$xmm", 0, 7);
   placeSeries(n, 29, "$mm", 0, 7);
-  const char* rest[] = {"$fcw", "$fsw", "$mxcsr", "$es", "$cs", "$ss", "$ds",
-                        "$fs", "$gs", "$unused4", "$unused5", "$tr", "$ldtr"};
+  const char* rest[] = {"$fcw", "$fsw", "$mxcsr",   "$es",      "$cs", "$ss",  "$ds",
+                        "$fs",  "$gs",  "$unused4", "$unused5", "$tr", "$ldtr"};
   for (size_t i = 0; i < std::size(rest); ++i)
     place(n, 37 + i, rest[i]);
   return n;
@@ -40,9 +40,9 @@ std::vector<std::string> x86_64Names() {
   placeSeries(n, 17, "$xmm", 0, 15);
   placeSeries(n, 33, "$st", 0, 7);
   placeSeries(n, 41, "$mm", 0, 7);
-  const char* rest[] = {"$rflags", "$es", "$cs", "$ss", "$ds", "$fs", "$gs", "$unused1",
-                        "$unused2", "$fs.base", "$gs.base", "$unused3", "$unused4", "$tr",
-                        "$ldtr", "$mxcsr", "$fcw", "$fsw"};
+  const char* rest[] = {"$rflags",  "$es",      "$cs",      "$ss",      "$ds",      "$fs",
+                        "$gs",      "$unused1", "$unused2", "$fs.base", "$gs.base", "$unused3",
+                        "$unused4", "$tr",      "$ldtr",    "$mxcsr",   "$fcw",     "$fsw"};
   for (size_t i = 0; i < std::size(rest); ++i)
     place(n, 49 + i, rest[i]);
   return n;
@@ -71,11 +71,10 @@ std::vector<std::string> arm64Names() {
 }
 
 std::vector<std::string> mipsNames() {
-  std::vector<std::string> n = {"$zero", "$at", "$v0", "$v1", "$a0", "$a1", "$a2", "$a3",
-                                "$t0",   "$t1", "$t2", "$t3", "$t4", "$t5", "$t6", "$t7",
-                                "$s0",   "$s1", "$s2", "$s3", "$s4", "$s5", "$s6", "$s7",
-                                "$t8",   "$t9", "$k0", "$k1", "$gp", "$sp", "$fp", "$ra",
-                                "$lo",   "$hi", "$pc", "$f0"};
+  std::vector<std::string> n = {"$zero", "$at", "$v0", "$v1", "$a0", "$a1", "$a2", "$a3", "$t0",
+                                "$t1",   "$t2", "$t3", "$t4", "$t5", "$t6", "$t7", "$s0", "$s1",
+                                "$s2",   "$s3", "$s4", "$s5", "$s6", "$s7", "$t8", "$t9", "$k0",
+                                "$k1",   "$gp", "$sp", "$fp", "$ra", "$lo", "$hi", "$pc", "$f0"};
   // Breakpad's table has no $f1, so $f2 is number 36 (spec 8.2).
   placeSeries(n, 36, "$f", 2, 31);
   place(n, 66, "$fcsr");
@@ -93,7 +92,7 @@ std::vector<std::string> riscvNames() {
   return n;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<RegisterNames> RegisterNames::forMachine(uint16_t machine, bool is_64_bit) {
   using namespace llvm::ELF;
@@ -148,4 +147,4 @@ std::optional<uint64_t> RegisterNames::number(const std::string& wanted) const {
   return std::nullopt;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -32,4 +32,4 @@ private:
   std::string program_counter_;
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -176,8 +176,10 @@ private:
       if (!offset)
         return fail(offset.takeError());
       int64_t value = in.Opcode == kGnuNegativeOffsetExtended ? -*offset : *offset;
-      bool is_value = in.Opcode == dwarf::DW_CFA_val_offset || in.Opcode == dwarf::DW_CFA_val_offset_sf;
-      setColumn(*reg, is_value ? ColumnRule::Kind::CfaOffset : ColumnRule::Kind::AtCfaOffset, value);
+      bool is_value =
+          in.Opcode == dwarf::DW_CFA_val_offset || in.Opcode == dwarf::DW_CFA_val_offset_sf;
+      setColumn(*reg, is_value ? ColumnRule::Kind::CfaOffset : ColumnRule::Kind::AtCfaOffset,
+                value);
       return "";
     }
     case dwarf::DW_CFA_register: {
@@ -225,7 +227,7 @@ private:
   std::vector<RuleRow> rows_;
 };
 
-}  // namespace
+} // namespace
 
 RuleTable runFrameProgram(const dwarf::FDE& fde) {
   uint64_t start = fde.getInitialLocation();
@@ -243,4 +245,4 @@ RuleTable runFrameProgram(const dwarf::FDE& fde) {
   return machine.finish(machine.run(fde.cfis(), /*is_cie=*/false));
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -7,30 +7,29 @@
 #pragma once
 
 #include <cstdint>
+#include <llvm/DebugInfo/DWARF/DWARFDebugFrame.h>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <llvm/DebugInfo/DWARF/DWARFDebugFrame.h>
 
 namespace dumpsyms {
 
 // How to find a column's value in the caller (DWARF's register rules).
 struct ColumnRule {
   enum class Kind {
-    Undefined,      // not recoverable
-    SameValue,      // unchanged from the callee
-    AtCfaOffset,    // saved at CFA + offset
-    CfaOffset,      // the value CFA + offset
-    InRegister,     // the callee's value of `reg`
-    AtExpression,   // saved at the address `expression` computes (CFA pushed first)
-    ExpressionValue,  // the value `expression` computes (CFA pushed first)
+    Undefined,       // not recoverable
+    SameValue,       // unchanged from the callee
+    AtCfaOffset,     // saved at CFA + offset
+    CfaOffset,       // the value CFA + offset
+    InRegister,      // the callee's value of `reg`
+    AtExpression,    // saved at the address `expression` computes (CFA pushed first)
+    ExpressionValue, // the value `expression` computes (CFA pushed first)
   };
   Kind kind = Kind::Undefined;
   int64_t offset = 0;
   uint64_t reg = 0;
-  std::string expression;  // raw DWARF expression bytes
+  std::string expression; // raw DWARF expression bytes
 
   bool operator==(const ColumnRule&) const = default;
 };
@@ -39,14 +38,14 @@ struct CfaRule {
   bool is_expression = false;
   uint64_t reg = 0;
   int64_t offset = 0;
-  std::string expression;  // raw DWARF expression bytes when is_expression
+  std::string expression; // raw DWARF expression bytes when is_expression
 
   bool operator==(const CfaRule&) const = default;
 };
 
 struct RuleState {
   std::optional<CfaRule> cfa;
-  std::map<uint64_t, ColumnRule> columns;  // absent: the architecture's default
+  std::map<uint64_t, ColumnRule> columns; // absent: the architecture's default
 
   bool operator==(const RuleState&) const = default;
 };
@@ -57,10 +56,10 @@ struct RuleRow {
 };
 
 struct RuleTable {
-  std::vector<RuleRow> rows;  // ascending addresses inside the FDE's range
-  std::string error;          // non-empty when the program stopped early
+  std::vector<RuleRow> rows; // ascending addresses inside the FDE's range
+  std::string error;         // non-empty when the program stopped early
 };
 
 RuleTable runFrameProgram(const llvm::dwarf::FDE& fde);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

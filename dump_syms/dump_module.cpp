@@ -1,7 +1,5 @@
 #include "dump_syms/dump_module.h"
 
-#include <llvm/Support/Path.h>
-
 #include "cfi/dwarf_cfi_reader.h"
 #include "dwarf/debug_info_reader.h"
 #include "dwarf/unit_header_repair.h"
@@ -10,6 +8,8 @@
 #include "object/identifiers.h"
 #include "object/symbol_table.h"
 #include "symbol_writer/module_builder.h"
+
+#include <llvm/Support/Path.h>
 
 namespace dumpsyms {
 
@@ -29,14 +29,13 @@ Expected<Module> moduleHeader(const ElfImage& binary, const Options& options) {
   if (identifier.empty() && !options.debug_id_override)
     return fileError(binary.path(),
                      "cannot identify the module: no GNU build-id note and no .text section");
-  header.debug_id = options.debug_id_override ? *options.debug_id_override
-                                              : debugIdentifier(identifier);
+  header.debug_id =
+      options.debug_id_override ? *options.debug_id_override : debugIdentifier(identifier);
   header.code_id = codeIdentifier(identifier);
   header.name = binary.soname();
   if (header.name.empty())
-    header.name = sys::path::filename(options.name_override ? *options.name_override
-                                                            : binary.path())
-                      .str();
+    header.name =
+        sys::path::filename(options.name_override ? *options.name_override : binary.path()).str();
   header.load_address = binary.loadAddress();
   return header;
 }
@@ -78,7 +77,7 @@ void addDwarfCfi(const std::vector<const ElfImage*>& images, ModuleBuilder& buil
   }
 }
 
-}  // namespace
+} // namespace
 
 Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Progress& progress) {
   auto binary = ElfImage::open(options.binary);
@@ -138,12 +137,13 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   BuildStats stats;
   Module module = std::move(builder).finish(build_options, stats);
   if (stats.functions_from_symbols)
-    diagnostics.note(std::to_string(stats.functions_from_symbols) +
-                     " FUNC records named from the symbol table (line rows without a DWARF function)");
+    diagnostics.note(
+        std::to_string(stats.functions_from_symbols) +
+        " FUNC records named from the symbol table (line rows without a DWARF function)");
   if (stats.lines_dropped)
     diagnostics.note(std::to_string(stats.lines_dropped) +
                      " line rows dropped (overlapping, or outside every function and symbol)");
   return module;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -3,16 +3,16 @@
 // file; everything else is a warning in `diagnostics`.
 #pragma once
 
-#include <llvm/Support/Error.h>
-
 #include "dump_syms/options.h"
 #include "dump_syms/progress.h"
 #include "symbol_writer/diagnostics.h"
 #include "symbol_writer/module.h"
+
+#include <llvm/Support/Error.h>
 
 namespace dumpsyms {
 
 llvm::Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics,
                                   Progress& progress);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

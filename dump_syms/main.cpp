@@ -1,20 +1,18 @@
 // dump_syms: writes the Breakpad symbol file of an ELF binary.
-#include <cstdio>
-#include <iostream>
-#include <unistd.h>
-
-#include <new>
-
-#include <CLI/CLI.hpp>
-#include <llvm/Support/ErrorHandling.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
-
 #include "dump_syms/dump_module.h"
 #include "dump_syms/options.h"
 #include "dump_syms/output_file.h"
 #include "dump_syms/progress.h"
 #include "symbol_writer/text_writer.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <new>
+#include <unistd.h>
 
 namespace {
 
@@ -27,14 +25,17 @@ void defineOptions(CLI::App& app, Options& o) {
   app.add_option("BINARY", o.binary, "ELF file to dump");
   app.add_option("DEBUG_DIR", o.debug_dirs, "directories to search for separate debug files");
   app.add_flag("-i", o.header_only, "write only the MODULE and INFO records");
-  app.add_flag("-a", o.absolute_addresses, "write absolute addresses, not relative to the load address");
+  app.add_flag("-a", o.absolute_addresses,
+               "write absolute addresses, not relative to the load address");
   app.add_flag("-c", o.no_cfi, "leave out STACK CFI records");
   app.add_flag("-d,--inlines", o.inlines, "write INLINE_ORIGIN and INLINE records");
-  app.add_flag("-m", o.mark_multiple, "mark FUNC and PUBLIC records whose code other symbols share (m)");
+  app.add_flag("-m", o.mark_multiple,
+               "mark FUNC and PUBLIC records whose code other symbols share (m)");
   app.add_option("-b", o.debug_id_override, "use this debug identifier in the MODULE record");
   app.add_option("-n", o.name_override, "module name to use when the binary has no DT_SONAME");
   app.add_option("-o", o.os, "operating system for the MODULE record")->capture_default_str();
-  auto* output = app.add_option("--output", o.output, "write the symbol file here instead of stdout");
+  auto* output =
+      app.add_option("--output", o.output, "write the symbol file here instead of stdout");
   app.add_option("--store", o.store,
                  "write into a symbol store: DIR/<name>/<DEBUG_ID>/<name>.sym (prints the path)")
       ->excludes(output);
@@ -42,7 +43,8 @@ void defineOptions(CLI::App& app, Options& o) {
   app.add_option("--debug-file", o.debug_file, "read functions and lines from this debug file");
   app.add_option("--dwp", o.dwp, "DWARF package file for split DWARF (default: BINARY.dwp)");
   app.add_flag("--no-debuginfod", o.no_debuginfod, "never fetch debug files from debuginfod");
-  app.add_option("--linux-gate", o.linux_gate, "write Breakpad's linux-gate.so template (intel or amd)")
+  app.add_option("--linux-gate", o.linux_gate,
+                 "write Breakpad's linux-gate.so template (intel or amd)")
       ->check(CLI::IsMember({"intel", "amd"}));
   app.add_flag("--vdso", o.vdso, "dump the running kernel's vDSO");
   app.add_flag("-v,--verbose", o.verbose, "print every warning and what was read from where");
@@ -81,12 +83,11 @@ void printDiagnostics(const Diagnostics& diagnostics, const Options& options) {
   _exit(kExitError);
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   std::set_new_handler([] { outOfMemory(); });
-  llvm::install_bad_alloc_error_handler(
-      [](void*, const char*, bool) { outOfMemory(); }, nullptr);
+  llvm::install_bad_alloc_error_handler([](void*, const char*, bool) { outOfMemory(); }, nullptr);
   Options options;
   CLI::App app{"Writes the Breakpad symbol file of an ELF binary.", "dump_syms"};
   defineOptions(app, options);

@@ -10,27 +10,27 @@ namespace dumpsyms {
 struct Options {
   std::string binary;
   std::vector<std::string> debug_dirs;
-  std::string output;  // "" = stdout
-  std::string store;   // --store DIR: DIR/<name>/<ID>/<name>.sym
+  std::string output; // "" = stdout
+  std::string store;  // --store DIR: DIR/<name>/<ID>/<name>.sym
 
-  bool header_only = false;         // -i
-  bool absolute_addresses = false;  // -a
-  bool no_cfi = false;              // -c
-  bool inlines = false;             // -d / --inlines
-  bool mark_multiple = false;       // -m
-  bool verbose = false;             // -v
-  bool quiet = false;               // --quiet
-  std::optional<std::string> debug_id_override;  // -b
-  std::optional<std::string> name_override;      // -n
-  std::string os = "Linux";                      // -o
-  unsigned jobs = 0;                             // -j, 0 = one per core
+  bool header_only = false;                     // -i
+  bool absolute_addresses = false;              // -a
+  bool no_cfi = false;                          // -c
+  bool inlines = false;                         // -d / --inlines
+  bool mark_multiple = false;                   // -m
+  bool verbose = false;                         // -v
+  bool quiet = false;                           // --quiet
+  std::optional<std::string> debug_id_override; // -b
+  std::optional<std::string> name_override;     // -n
+  std::string os = "Linux";                     // -o
+  unsigned jobs = 0;                            // -j, 0 = one per core
 
-  std::string debug_file;  // --debug-file
-  std::string dwp;         // --dwp
+  std::string debug_file; // --debug-file
+  std::string dwp;        // --dwp
   bool no_debuginfod = false;
 
-  std::string linux_gate;  // --linux-gate intel|amd
-  bool vdso = false;       // --vdso
+  std::string linux_gate; // --linux-gate intel|amd
+  bool vdso = false;      // --vdso
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

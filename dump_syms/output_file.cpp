@@ -1,16 +1,15 @@
 #include "dump_syms/output_file.h"
 
+#include "object/elf_image.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
-
-#include "object/elf_image.h"
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace dumpsyms {
 
@@ -51,4 +50,4 @@ llvm::Error writeFileAtomically(const std::string& path,
   return llvm::Error::success();
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

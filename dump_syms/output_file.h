@@ -3,14 +3,13 @@
 #pragma once
 
 #include <functional>
+#include <llvm/Support/Error.h>
 #include <ostream>
 #include <string>
-
-#include <llvm/Support/Error.h>
 
 namespace dumpsyms {
 
 llvm::Error writeFileAtomically(const std::string& path,
                                 const std::function<void(std::ostream&)>& write);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -6,7 +6,9 @@ namespace dumpsyms {
 
 Progress::Progress(bool enabled) : enabled_(enabled) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+}
 
 void Progress::update(const std::string& stage, size_t done, size_t total) {
   if (!enabled_)
@@ -31,4 +33,4 @@ void Progress::finish() {
   }
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -25,4 +25,4 @@ private:
   std::chrono::steady_clock::time_point last_draw_{};
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

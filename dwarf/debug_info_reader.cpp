@@ -1,12 +1,11 @@
 #include "dwarf/debug_info_reader.h"
 
 #include <atomic>
-#include <vector>
-
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -52,19 +51,22 @@ void extractAllDies(DWARFContext& context, const std::vector<DWARFUnit*>& compil
   pool.wait();
 }
 
-}  // namespace
+} // namespace
 
-size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options,
-                     ModuleBuilder& builder, Diagnostics& diagnostics) {
-  auto report = [&](Error error) { diagnostics.warn(image.path() + ": " + toString(std::move(error))); };
+size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, ModuleBuilder& builder,
+                     Diagnostics& diagnostics) {
+  auto report = [&](Error error) {
+    diagnostics.warn(image.path() + ": " + toString(std::move(error)));
+  };
   std::unique_ptr<DWARFContext> context =
-      DWARFContext::create(image.object(), DWARFContext::ProcessDebugRelocations::Process,
-                           nullptr, options.dwp_path, report, report, /*ThreadSafe=*/true);
+      DWARFContext::create(image.object(), DWARFContext::ProcessDebugRelocations::Process, nullptr,
+                           options.dwp_path, report, report, /*ThreadSafe=*/true);
 
   std::vector<DWARFUnit*> units;
   for (const auto& unit : context->compile_units())
     units.push_back(unit.get());
-  unsigned threads = options.threads ? options.threads : hardware_concurrency().compute_thread_count();
+  unsigned threads =
+      options.threads ? options.threads : hardware_concurrency().compute_thread_count();
   extractAllDies(*context, units, options.extract, threads);
 
   std::vector<UnitSymbols> results(units.size());
@@ -95,4 +97,4 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options,
   return units.size();
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

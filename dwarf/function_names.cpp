@@ -1,10 +1,9 @@
 #include "dwarf/function_names.h"
 
-#include <vector>
-
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFUnit.h>
 #include <llvm/Demangle/Demangle.h>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -57,7 +56,7 @@ const char* stringAttribute(DWARFDie die, std::initializer_list<dwarf::Attribute
   return nullptr;
 }
 
-}  // namespace
+} // namespace
 
 const FunctionNamer::Name& FunctionNamer::lookup(DWARFDie die) {
   const void* key = die.getDebugInfoEntry();
@@ -79,7 +78,7 @@ FunctionNamer::Name FunctionNamer::computeName(DWARFDie die) {
         std::string demangled;
         if (nonMicrosoftDemangle(linkage, demangled))
           return {demangled, true};
-        break;  // not a mangled name (extern "C"): use the structure below
+        break; // not a mangled name (extern "C"): use the structure below
       }
     }
   }
@@ -110,10 +109,9 @@ std::string FunctionNamer::qualifiedName(DWARFDie named) {
     case dwarf::DW_TAG_union_type:
     case dwarf::DW_TAG_interface_type:
       if (!scope_name) {
-        const char* kind = scope.getTag() == dwarf::DW_TAG_union_type ? "(anonymous union)"
-                           : scope.getTag() == dwarf::DW_TAG_class_type
-                               ? "(anonymous class)"
-                               : "(anonymous struct)";
+        const char* kind = scope.getTag() == dwarf::DW_TAG_union_type   ? "(anonymous union)"
+                           : scope.getTag() == dwarf::DW_TAG_class_type ? "(anonymous class)"
+                                                                        : "(anonymous struct)";
         result = std::string(kind) + "::" + result;
       } else {
         result = std::string(scope_name) + "::" + result;
@@ -129,4 +127,4 @@ std::string FunctionNamer::qualifiedName(DWARFDie named) {
   return result;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -2,10 +2,9 @@
 // (and so llvm-symbolizer) spells them.
 #pragma once
 
+#include <llvm/DebugInfo/DWARF/DWARFDie.h>
 #include <string>
 #include <unordered_map>
-
-#include <llvm/DebugInfo/DWARF/DWARFDie.h>
 
 namespace dumpsyms {
 
@@ -34,4 +33,4 @@ private:
   std::unordered_map<const void*, Name> cache_;
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -1,14 +1,13 @@
 #include "dwarf/unit_extractor.h"
 
-#include <algorithm>
-#include <tuple>
-#include <unordered_map>
-
-#include <llvm/BinaryFormat/Dwarf.h>
-#include <llvm/DebugInfo/DWARF/DWARFUnit.h>
-
 #include "dwarf/function_names.h"
 #include "dwarf/unit_line_table.h"
+
+#include <algorithm>
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/DebugInfo/DWARF/DWARFUnit.h>
+#include <tuple>
+#include <unordered_map>
 
 namespace dumpsyms {
 
@@ -80,8 +79,8 @@ public:
     }
     const char* comp_dir = unit.getCompilationDir();
     DWARFUnit* body = &unit;
-    if (auto dwo_name = dwarf::toString(
-            unit_die.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}))) {
+    if (auto dwo_name =
+            dwarf::toString(unit_die.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}))) {
       // readDebugInfo has loaded the split unit already, if it could.
       DWARFDie full = unit.getNonSkeletonUnitDIE(false);
       if (full && full.getDwarfUnit() != &unit)
@@ -202,11 +201,11 @@ private:
   std::unordered_map<std::string, uint32_t> origin_ids_;
 };
 
-}  // namespace
+} // namespace
 
 UnitSymbols extractUnit(DWARFContext& context, DWARFUnit& unit, const ExtractOptions& options,
                         std::vector<std::string>& warnings) {
   return Extractor(options, warnings).run(context, unit);
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -2,14 +2,13 @@
 // lines, inlined calls) and the line rows none of them covers.
 #pragma once
 
-#include <functional>
-#include <string>
-#include <vector>
-
-#include <llvm/DebugInfo/DWARF/DWARFContext.h>
-
 #include "object/symbol_table.h"
 #include "symbol_writer/module_builder.h"
+
+#include <functional>
+#include <llvm/DebugInfo/DWARF/DWARFContext.h>
+#include <string>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -30,4 +29,4 @@ struct ExtractOptions {
 UnitSymbols extractUnit(llvm::DWARFContext& context, llvm::DWARFUnit& unit,
                         const ExtractOptions& options, std::vector<std::string>& warnings);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

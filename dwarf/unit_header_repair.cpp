@@ -1,9 +1,9 @@
 #include "dwarf/unit_header_repair.h"
 
+#include "object/section_rewriter.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/Dwarf.h>
-
-#include "object/section_rewriter.h"
 
 namespace dumpsyms {
 
@@ -90,7 +90,8 @@ bool repairSection(std::string& bytes, bool little_endian, bool is_type_section,
       return true;
     }
     uint64_t unit_end = header + length;
-    std::string problem = headerProblem(r, header, unit_end, offset_size, is_type_section, abbrev_size);
+    std::string problem =
+        headerProblem(r, header, unit_end, offset_size, is_type_section, abbrev_size);
     if (!problem.empty() && length >= 2 + offset_size + 1) {
       // Blank it: DWARF 4, abbreviations at 0, no DIEs (all zero bytes).
       warnings.push_back(where + ": the unit at offset 0x" + utohexstr(offset) +
@@ -106,7 +107,7 @@ bool repairSection(std::string& bytes, bool little_endian, bool is_type_section,
   return changed;
 }
 
-}  // namespace
+} // namespace
 
 std::unique_ptr<ElfImage> repairUnitHeaders(const ElfImage& image,
                                             std::vector<std::string>& warnings) {
@@ -137,7 +138,8 @@ std::unique_ptr<ElfImage> repairUnitHeaders(const ElfImage& image,
     return nullptr;
   auto buffer = rewriteSections(MemoryBufferRef(image.bytes(), image.path()), replacements);
   if (!buffer) {
-    warnings.push_back(image.path() + ": cannot repair unit headers: " + toString(buffer.takeError()));
+    warnings.push_back(image.path() +
+                       ": cannot repair unit headers: " + toString(buffer.takeError()));
     return nullptr;
   }
   auto repaired = ElfImage::fromBuffer(std::move(*buffer), image.path());
@@ -148,4 +150,4 @@ std::unique_ptr<ElfImage> repairUnitHeaders(const ElfImage& image,
   return std::move(*repaired);
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

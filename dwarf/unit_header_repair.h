@@ -4,11 +4,11 @@
 // blanked out (a valid header, no DIEs) and the rest read as usual.
 #pragma once
 
+#include "object/elf_image.h"
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "object/elf_image.h"
 
 namespace dumpsyms {
 
@@ -18,4 +18,4 @@ namespace dumpsyms {
 std::unique_ptr<ElfImage> repairUnitHeaders(const ElfImage& image,
                                             std::vector<std::string>& warnings);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -17,8 +17,8 @@ UnitLineTable::UnitLineTable(DWARFContext& context, DWARFUnit& unit, std::string
                              PathTable& paths, std::vector<std::string>& warnings)
     : comp_dir_(std::move(comp_dir)), paths_(paths) {
   auto report = [&](Error error) {
-    warnings.push_back("line table of the unit at offset 0x" + utohexstr(unit.getOffset()) +
-                       ": " + toString(std::move(error)));
+    warnings.push_back("line table of the unit at offset 0x" + utohexstr(unit.getOffset()) + ": " +
+                       toString(std::move(error)));
   };
   auto table = context.getLineTableForUnit(&unit, report);
   if (table)
@@ -71,4 +71,4 @@ std::vector<SourceLine> UnitLineTable::records() {
   return out;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

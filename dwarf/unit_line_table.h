@@ -2,15 +2,14 @@
 // that covers code, [row.address, next row's address).
 #pragma once
 
+#include "symbol_writer/module.h"
+
 #include <cstdint>
+#include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <llvm/DebugInfo/DWARF/DWARFContext.h>
-
-#include "symbol_writer/module.h"
 
 namespace dumpsyms {
 
@@ -45,4 +44,4 @@ private:
   std::unordered_map<uint64_t, std::optional<uint32_t>> files_;
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

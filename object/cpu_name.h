@@ -10,4 +10,4 @@ namespace dumpsyms {
 // std::nullopt for a machine Breakpad has no name for.
 std::optional<std::string> cpuName(uint16_t machine);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

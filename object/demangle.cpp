@@ -11,4 +11,4 @@ std::string demangle(llvm::StringRef name) {
   return name.str();
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -2,13 +2,12 @@
 // spells names (LLVM's Itanium, Rust and D demanglers).
 #pragma once
 
-#include <string>
-
 #include <llvm/ADT/StringRef.h>
+#include <string>
 
 namespace dumpsyms {
 
 // The demangled form of `name`, or `name` itself when it is not mangled.
 std::string demangle(llvm::StringRef name);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

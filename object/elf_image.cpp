@@ -1,10 +1,10 @@
 #include "object/elf_image.h"
 
+#include "object/legacy_zdebug.h"
+
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/Decompressor.h>
 #include <llvm/Object/ELF.h>
-
-#include "object/legacy_zdebug.h"
 
 namespace dumpsyms {
 
@@ -12,8 +12,7 @@ using namespace llvm;
 using namespace llvm::object;
 
 Error fileError(const std::string& path, const Twine& message) {
-  return createStringError(inconvertibleErrorCode(), "%s: %s", path.c_str(),
-                           message.str().c_str());
+  return createStringError(inconvertibleErrorCode(), "%s: %s", path.c_str(), message.str().c_str());
 }
 
 // zlib inflates at most about 1000:1 and zstd a few 10000:1 (runs of
@@ -22,7 +21,9 @@ bool plausibleInflatedSize(uint64_t inflated, uint64_t compressed) {
   return inflated <= compressed * 65536 + (uint64_t(1) << 20);
 }
 
-bool ElfSection::hasBytes() const { return type != ELF::SHT_NOBITS && type != ELF::SHT_NULL; }
+bool ElfSection::hasBytes() const {
+  return type != ELF::SHT_NOBITS && type != ELF::SHT_NULL;
+}
 
 namespace {
 
@@ -67,7 +68,7 @@ Error readHeaders(const ELFObjectFileBase& object, const std::string& path,
   return readHeaders(cast<ELFObjectFile<ELFT>>(object).getELFFile(), path, sections, segments);
 }
 
-}  // namespace
+} // namespace
 
 Expected<std::unique_ptr<ElfImage>> ElfImage::open(const std::string& path) {
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
@@ -95,9 +96,10 @@ Error ElfImage::parse() {
     return fileError(path_, "truncated ELF header");
 
   // Rewrite legacy .zdebug_* sections before LLVM sees the file.
-  auto inflated = inflateLegacyDebugSections(
-      buffer_->getMemBufferRef(),
-      [&](const std::string& message) { open_warnings_.push_back(path_ + ": " + message); });
+  auto inflated =
+      inflateLegacyDebugSections(buffer_->getMemBufferRef(), [&](const std::string& message) {
+        open_warnings_.push_back(path_ + ": " + message);
+      });
   if (!inflated)
     return fileError(path_, toString(inflated.takeError()));
   if (*inflated)
@@ -147,8 +149,7 @@ Expected<std::optional<StringRef>> ElfImage::sectionBytes(const ElfSection& sect
     return StringRef(*cached->second);
   auto decompressor = Decompressor::create(section.name, raw, is_little_endian_, is_64_bit_);
   if (!decompressor)
-    return fileError(path_, "section '" + section.name +
-                                "' has a bad compression header: " +
+    return fileError(path_, "section '" + section.name + "' has a bad compression header: " +
                                 toString(decompressor.takeError()));
   // A hostile header may claim any size: refuse what no real section needs.
   if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
@@ -171,7 +172,7 @@ std::string ElfImage::implausibleCompressedSection() const {
     auto decompressor = Decompressor::create(section.name, raw, is_little_endian_, is_64_bit_);
     if (!decompressor) {
       consumeError(decompressor.takeError());
-      continue;  // LLVM reports these itself and skips the section
+      continue; // LLVM reports these itself and skips the section
     }
     if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
       return section.name;
@@ -234,4 +235,4 @@ bool ElfImage::hasDebugInfo() const {
   return false;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

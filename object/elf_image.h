@@ -2,19 +2,18 @@
 // the header facts the later stages need (machine, sections, segments).
 #pragma once
 
+#include "symbol_writer/module.h"
+
 #include <cstdint>
+#include <llvm/Object/ELFObjectFile.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <llvm/Object/ELFObjectFile.h>
-#include <llvm/Support/Error.h>
-#include <llvm/Support/MemoryBuffer.h>
-
-#include "symbol_writer/module.h"
 
 namespace dumpsyms {
 
@@ -27,7 +26,7 @@ struct ElfSection {
   uint64_t size = 0;
   uint32_t link = 0;
 
-  bool hasBytes() const;  // false for SHT_NOBITS and SHT_NULL
+  bool hasBytes() const; // false for SHT_NOBITS and SHT_NULL
 };
 
 struct ElfSegment {
@@ -45,8 +44,8 @@ public:
   static llvm::Expected<std::unique_ptr<ElfImage>> open(const std::string& path);
   // Wraps bytes already in memory (a vDSO, an inflated MiniDebugInfo file);
   // `name` stands for the file in messages.
-  static llvm::Expected<std::unique_ptr<ElfImage>> fromBuffer(
-      std::unique_ptr<llvm::MemoryBuffer> buffer, std::string name);
+  static llvm::Expected<std::unique_ptr<ElfImage>>
+  fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, std::string name);
 
   const std::string& path() const { return path_; }
   const llvm::object::ELFObjectFileBase& object() const { return *object_; }
@@ -107,4 +106,4 @@ private:
 // An error that names the file, as every message of the tool does.
 llvm::Error fileError(const std::string& path, const llvm::Twine& message);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

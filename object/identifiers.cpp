@@ -1,10 +1,9 @@
 #include "object/identifiers.h"
 
 #include <algorithm>
-#include <optional>
-
 #include <fmt/format.h>
 #include <llvm/BinaryFormat/ELF.h>
+#include <optional>
 
 namespace dumpsyms {
 
@@ -43,7 +42,7 @@ std::optional<std::vector<uint8_t>> findBuildId(llvm::StringRef notes, bool litt
   return std::nullopt;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<uint8_t> textHash(llvm::StringRef bytes, uint64_t text_size) {
   std::vector<uint8_t> hash(16, 0);
@@ -104,4 +103,4 @@ std::string codeIdentifier(const std::vector<uint8_t>& identifier) {
   return out;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -2,11 +2,11 @@
 // (spec section 5): the MODULE debug id and INFO CODE_ID.
 #pragma once
 
+#include "object/elf_image.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "object/elf_image.h"
 
 namespace dumpsyms {
 
@@ -25,4 +25,4 @@ std::string codeIdentifier(const std::vector<uint8_t>& identifier);
 // The XOR fold itself, exposed for tests: 16 bytes.
 std::vector<uint8_t> textHash(llvm::StringRef text_and_following_bytes, uint64_t text_size);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -1,13 +1,12 @@
 #include "object/legacy_zdebug.h"
 
-#include <cstring>
-#include <vector>
+#include "object/section_rewriter.h"
 
+#include <cstring>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Object/ELF.h>
 #include <llvm/Support/Compression.h>
-
-#include "object/section_rewriter.h"
+#include <vector>
 
 namespace dumpsyms {
 
@@ -19,8 +18,8 @@ namespace {
 constexpr uint64_t kMaxInflatedRatio = 65536;
 
 template <class ELFT>
-Expected<std::vector<SectionReplacement>> inflate(
-    MemoryBufferRef input, const std::function<void(const std::string&)>& warning) {
+Expected<std::vector<SectionReplacement>>
+inflate(MemoryBufferRef input, const std::function<void(const std::string&)>& warning) {
   std::vector<SectionReplacement> out;
   auto file = ELFFile<ELFT>::create(input.getBuffer());
   if (!file)
@@ -62,17 +61,19 @@ Expected<std::vector<SectionReplacement>> inflate(
   return out;
 }
 
-}  // namespace
+} // namespace
 
-Expected<std::unique_ptr<MemoryBuffer>> inflateLegacyDebugSections(
-    MemoryBufferRef elf, const std::function<void(const std::string&)>& warning) {
+Expected<std::unique_ptr<MemoryBuffer>>
+inflateLegacyDebugSections(MemoryBufferRef elf,
+                           const std::function<void(const std::string&)>& warning) {
   StringRef data = elf.getBuffer();
   if (data.size() < ELF::EI_NIDENT)
     return createStringError(inconvertibleErrorCode(), "truncated ELF header");
   bool is64 = data[ELF::EI_CLASS] == ELF::ELFCLASS64;
   bool little = data[ELF::EI_DATA] != ELF::ELFDATA2MSB;
-  auto replacements = is64 ? (little ? inflate<ELF64LE>(elf, warning) : inflate<ELF64BE>(elf, warning))
-                           : (little ? inflate<ELF32LE>(elf, warning) : inflate<ELF32BE>(elf, warning));
+  auto replacements =
+      is64 ? (little ? inflate<ELF64LE>(elf, warning) : inflate<ELF64BE>(elf, warning))
+           : (little ? inflate<ELF32LE>(elf, warning) : inflate<ELF32BE>(elf, warning));
   if (!replacements)
     return replacements.takeError();
   if (replacements->empty())
@@ -80,4 +81,4 @@ Expected<std::unique_ptr<MemoryBuffer>> inflateLegacyDebugSections(
   return rewriteSections(elf, *replacements);
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

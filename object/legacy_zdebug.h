@@ -6,18 +6,18 @@
 #pragma once
 
 #include <functional>
-#include <memory>
-#include <string>
-
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <memory>
+#include <string>
 
 namespace dumpsyms {
 
 // Returns a rewritten copy of `elf` when it has `.zdebug_*` sections, or
 // nullptr when it has none. Sections that fail to inflate are left as they
 // are (and stay unread); `warning` is called with what went wrong.
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> inflateLegacyDebugSections(
-    llvm::MemoryBufferRef elf, const std::function<void(const std::string&)>& warning);
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+inflateLegacyDebugSections(llvm::MemoryBufferRef elf,
+                           const std::function<void(const std::string&)>& warning);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

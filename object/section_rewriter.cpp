@@ -1,8 +1,7 @@
 #include "object/section_rewriter.h"
 
-#include <map>
-
 #include <llvm/Object/ELF.h>
+#include <map>
 
 namespace dumpsyms {
 
@@ -20,8 +19,8 @@ uint64_t append(std::string& image, StringRef bytes) {
 }
 
 template <class ELFT>
-Expected<std::unique_ptr<MemoryBuffer>> rewrite(MemoryBufferRef input,
-                                                const std::vector<SectionReplacement>& replacements) {
+Expected<std::unique_ptr<MemoryBuffer>>
+rewrite(MemoryBufferRef input, const std::vector<SectionReplacement>& replacements) {
   using Shdr = typename ELFT::Shdr;
   auto file = ELFFile<ELFT>::create(input.getBuffer());
   if (!file)
@@ -36,7 +35,7 @@ Expected<std::unique_ptr<MemoryBuffer>> rewrite(MemoryBufferRef input,
 
   std::string image(input.getBuffer());
   std::vector<Shdr> table(headers->begin(), headers->end());
-  std::string names(1, '\0');  // the new section-name string table
+  std::string names(1, '\0'); // the new section-name string table
   for (size_t i = 0; i < table.size(); ++i) {
     Shdr& header = table[i];
     auto old_name = file->getSectionName(header);
@@ -71,10 +70,10 @@ Expected<std::unique_ptr<MemoryBuffer>> rewrite(MemoryBufferRef input,
   return MemoryBuffer::getMemBufferCopy(image, input.getBufferIdentifier());
 }
 
-}  // namespace
+} // namespace
 
-Expected<std::unique_ptr<MemoryBuffer>> rewriteSections(
-    MemoryBufferRef elf, const std::vector<SectionReplacement>& replacements) {
+Expected<std::unique_ptr<MemoryBuffer>>
+rewriteSections(MemoryBufferRef elf, const std::vector<SectionReplacement>& replacements) {
   StringRef data = elf.getBuffer();
   if (data.size() < ELF::EI_NIDENT)
     return createStringError(inconvertibleErrorCode(), "truncated ELF header");
@@ -85,4 +84,4 @@ Expected<std::unique_ptr<MemoryBuffer>> rewriteSections(
   return little ? rewrite<ELF32LE>(elf, replacements) : rewrite<ELF32BE>(elf, replacements);
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -1,10 +1,9 @@
 #include "object/symbol_table.h"
 
-#include <algorithm>
-
-#include <llvm/BinaryFormat/ELF.h>
-
 #include "object/demangle.h"
+
+#include <algorithm>
+#include <llvm/BinaryFormat/ELF.h>
 
 namespace dumpsyms {
 
@@ -40,10 +39,11 @@ void collect(const ElfImage& image, Range symbols, std::vector<CodeSymbol>& out,
     out.push_back({*address, symbol.getSize(), demangle(*name)});
   }
   if (bad)
-    diagnostics.warn(image.path() + ": " + std::to_string(bad) + " unreadable symbol-table entries");
+    diagnostics.warn(image.path() + ": " + std::to_string(bad) +
+                     " unreadable symbol-table entries");
 }
 
-}  // namespace
+} // namespace
 
 std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, Diagnostics& diagnostics) {
   std::vector<CodeSymbol> out;
@@ -58,7 +58,7 @@ std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, Diagnostics& diag
   return out;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms
 
 namespace dumpsyms {
 
@@ -78,4 +78,4 @@ const std::string* SymbolIndex::nameAt(uint64_t address) const {
   return it->second;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

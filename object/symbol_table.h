@@ -2,11 +2,11 @@
 // code that has line rows but no DWARF function.
 #pragma once
 
-#include <vector>
-
 #include "object/elf_image.h"
 #include "symbol_writer/diagnostics.h"
 #include "symbol_writer/module_builder.h"
+
+#include <vector>
 
 namespace dumpsyms {
 
@@ -15,7 +15,7 @@ namespace dumpsyms {
 // llvm-symbolizer demangles them. ARM Thumb addresses lose their low bit.
 std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, Diagnostics& diagnostics);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms
 
 namespace dumpsyms {
 
@@ -31,4 +31,4 @@ private:
   std::vector<std::pair<uint64_t, const std::string*>> by_address_;
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

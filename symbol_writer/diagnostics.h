@@ -36,4 +36,4 @@ private:
   std::vector<std::string> notes_;
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -1,9 +1,9 @@
 // A set of disjoint address ranges with logarithmic overlap queries.
 #pragma once
 
-#include <map>
-
 #include "symbol_writer/module.h"
+
+#include <map>
 
 namespace dumpsyms {
 
@@ -21,7 +21,7 @@ public:
   void insert(const AddressRange& range) { starts_.emplace(range.start, range.end); }
 
 private:
-  std::map<uint64_t, uint64_t> starts_;  // start -> end
+  std::map<uint64_t, uint64_t> starts_; // start -> end
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -21,9 +21,7 @@ struct AddressRange {
   uint64_t size() const { return end - start; }
   bool empty() const { return end <= start; }
   bool contains(uint64_t address) const { return start <= address && address < end; }
-  bool overlaps(const AddressRange& other) const {
-    return start < other.end && other.start < end;
-  }
+  bool overlaps(const AddressRange& other) const { return start < other.end && other.start < end; }
   bool operator==(const AddressRange&) const = default;
   auto operator<=>(const AddressRange&) const = default;
 };
@@ -41,11 +39,11 @@ struct SourceLine {
 
 // One inlined call inside a function (an INLINE record).
 struct InlineCall {
-  uint32_t depth = 0;                 // 0: inlined straight into the FUNC
-  uint32_t call_line = 0;             // line of the call in the caller
-  std::optional<uint32_t> call_file;  // index into Module::files; none = unknown
-  uint32_t origin = 0;                // index into Module::inline_origins
-  std::vector<AddressRange> ranges;   // ascending
+  uint32_t depth = 0;                // 0: inlined straight into the FUNC
+  uint32_t call_line = 0;            // line of the call in the caller
+  std::optional<uint32_t> call_file; // index into Module::files; none = unknown
+  uint32_t origin = 0;               // index into Module::inline_origins
+  std::vector<AddressRange> ranges;  // ascending
 
   bool operator==(const InlineCall&) const = default;
 };
@@ -54,10 +52,10 @@ struct InlineCall {
 // parts) keeps them all; the writer gives each range its own FUNC record.
 struct Function {
   std::string name;
-  std::vector<AddressRange> ranges;  // ascending, non-overlapping
-  std::vector<SourceLine> lines;     // ascending, non-overlapping
-  std::vector<InlineCall> inlines;   // depth-first pre-order
-  bool multiple = false;             // the `m` flag: other symbols share this code
+  std::vector<AddressRange> ranges; // ascending, non-overlapping
+  std::vector<SourceLine> lines;    // ascending, non-overlapping
+  std::vector<InlineCall> inlines;  // depth-first pre-order
+  bool multiple = false;            // the `m` flag: other symbols share this code
 
   uint64_t address() const { return ranges.empty() ? 0 : ranges.front().start; }
 };
@@ -88,7 +86,7 @@ struct CfiChange {
 struct CfiFrame {
   AddressRange range;
   std::vector<CfiRule> initial;
-  std::vector<CfiChange> changes;  // ascending, each inside `range`
+  std::vector<CfiChange> changes; // ascending, each inside `range`
 };
 
 // A STACK WIN record (only the linux-gate templates use these on Linux).
@@ -102,24 +100,24 @@ struct StackWinRecord {
   uint64_t saved_registers_size = 0;
   uint64_t locals_size = 0;
   uint64_t max_stack_size = 0;
-  std::string program;               // empty: no program string
-  bool allocates_base_pointer = false;  // used when `program` is empty
+  std::string program;                 // empty: no program string
+  bool allocates_base_pointer = false; // used when `program` is empty
 };
 
 struct Module {
   std::string os = "Linux";
   std::string cpu;
-  std::string debug_id;  // 33 upper-case hex digits for ELF
-  std::string code_id;   // upper-case hex; empty = no INFO CODE_ID
+  std::string debug_id; // 33 upper-case hex digits for ELF
+  std::string code_id;  // upper-case hex; empty = no INFO CODE_ID
   std::string name;
   uint64_t load_address = 0;
 
-  std::vector<std::string> files;           // FILE records, id = index
-  std::vector<std::string> inline_origins;  // INLINE_ORIGIN records, id = index
+  std::vector<std::string> files;          // FILE records, id = index
+  std::vector<std::string> inline_origins; // INLINE_ORIGIN records, id = index
   std::vector<Function> functions;
   std::vector<PublicSymbol> publics;
   std::vector<CfiFrame> cfi_frames;
   std::vector<StackWinRecord> stack_win;
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -1,11 +1,11 @@
 #include "symbol_writer/module_builder.h"
 
+#include "symbol_writer/interval_set.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
 #include <unordered_set>
-
-#include "symbol_writer/interval_set.h"
 
 namespace dumpsyms {
 
@@ -107,7 +107,7 @@ void coalesce(std::vector<AddressRange>& ranges) {
   ranges = std::move(out);
 }
 
-}  // namespace
+} // namespace
 
 ModuleBuilder::ModuleBuilder(Module header) : module_(std::move(header)) {
   module_.files.clear();
@@ -173,7 +173,9 @@ void ModuleBuilder::addUnit(UnitSymbols unit) {
                           unit.unclaimed_lines.end());
 }
 
-void ModuleBuilder::addCodeSymbol(CodeSymbol symbol) { symbols_.push_back(std::move(symbol)); }
+void ModuleBuilder::addCodeSymbol(CodeSymbol symbol) {
+  symbols_.push_back(std::move(symbol));
+}
 
 void ModuleBuilder::addCfiFrame(CfiFrame frame, CfiSource source) {
   frames_.push_back({std::move(frame), source});
@@ -259,8 +261,9 @@ void ModuleBuilder::addFunctionsForUnclaimedLines(BuildStats& stats) {
   for (const CodeSymbol& symbol : symbols_)
     if (!symbol.name.empty() && symbol.address != 0 && isLoaded(symbol.address))
       symbols.push_back(&symbol);
-  std::stable_sort(symbols.begin(), symbols.end(),
-                   [](const CodeSymbol* a, const CodeSymbol* b) { return a->address < b->address; });
+  std::stable_sort(symbols.begin(), symbols.end(), [](const CodeSymbol* a, const CodeSymbol* b) {
+    return a->address < b->address;
+  });
   symbols.erase(std::unique(symbols.begin(), symbols.end(),
                             [](const CodeSymbol* a, const CodeSymbol* b) {
                               return a->address == b->address;
@@ -291,7 +294,8 @@ void ModuleBuilder::addFunctionsForUnclaimedLines(BuildStats& stats) {
   for (const SourceLine& line : unclaimed_lines_) {
     if (line.size == 0 || line.address == 0)
       continue;
-    for (const AddressRange& part : covered.subtractFrom({line.address, line.address + line.size})) {
+    for (const AddressRange& part :
+         covered.subtractFrom({line.address, line.address + line.size})) {
       uint64_t cursor = part.start;
       while (cursor < part.end) {
         std::optional<size_t> symbol = symbolAt(cursor);
@@ -328,7 +332,7 @@ void ModuleBuilder::addFunctionsForUnclaimedLines(BuildStats& stats) {
 
 void ModuleBuilder::finishPublics(const BuildOptions& options) {
   CoverageIndex covered(module_.functions);
-  std::map<uint64_t, size_t> first_at;  // address -> index in publics
+  std::map<uint64_t, size_t> first_at; // address -> index in publics
   std::map<uint64_t, std::string> function_names;
   for (const Function& function : module_.functions)
     function_names.emplace(function.address(), function.name);
@@ -363,9 +367,10 @@ void ModuleBuilder::finishPublics(const BuildOptions& options) {
 }
 
 void ModuleBuilder::finishCfi(BuildStats& stats) {
-  std::stable_sort(frames_.begin(), frames_.end(), [](const SourcedFrame& a, const SourcedFrame& b) {
-    return std::tie(a.source, a.frame.range.start) < std::tie(b.source, b.frame.range.start);
-  });
+  std::stable_sort(
+      frames_.begin(), frames_.end(), [](const SourcedFrame& a, const SourcedFrame& b) {
+        return std::tie(a.source, a.frame.range.start) < std::tie(b.source, b.frame.range.start);
+      });
   IntervalSet taken;
   std::vector<CfiFrame>& out = module_.cfi_frames;
   for (SourcedFrame& sourced : frames_) {
@@ -383,9 +388,8 @@ void ModuleBuilder::finishCfi(BuildStats& stats) {
     out.push_back(std::move(frame));
   }
   frames_.clear();
-  std::sort(out.begin(), out.end(), [](const CfiFrame& a, const CfiFrame& b) {
-    return a.range.start < b.range.start;
-  });
+  std::sort(out.begin(), out.end(),
+            [](const CfiFrame& a, const CfiFrame& b) { return a.range.start < b.range.start; });
 }
 
 void ModuleBuilder::renumberFilesAndOrigins() {
@@ -442,4 +446,4 @@ Module ModuleBuilder::finish(const BuildOptions& options, BuildStats& stats) && 
   return std::move(module_);
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -4,12 +4,12 @@
 // tables holding exactly the entries that records reference.
 #pragma once
 
+#include "symbol_writer/module.h"
+
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include "symbol_writer/module.h"
 
 namespace dumpsyms {
 
@@ -37,7 +37,7 @@ struct CodeSymbol {
 enum class CfiSource { EhFrame = 0, DebugFrame = 1, ArmExidx = 2 };
 
 struct BuildOptions {
-  bool mark_multiple = false;  // -m: set the `m` flag on FUNC/PUBLIC sharing an address
+  bool mark_multiple = false; // -m: set the `m` flag on FUNC/PUBLIC sharing an address
   bool keep_inlines = true;
 };
 
@@ -45,7 +45,7 @@ struct BuildOptions {
 struct BuildStats {
   uint64_t functions_outside_segments = 0;
   uint64_t functions_merged = 0;        // same address as another function
-  uint64_t function_ranges_trimmed = 0;  // overlapped another function
+  uint64_t function_ranges_trimmed = 0; // overlapped another function
   uint64_t lines_dropped = 0;           // overlapping or outside every function
   uint64_t functions_from_symbols = 0;  // FUNCs made from symbol-table entries
   uint64_t cfi_frames_overlapping = 0;
@@ -95,4 +95,4 @@ private:
   std::unordered_map<std::string, uint32_t> origin_ids_;
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

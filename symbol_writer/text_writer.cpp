@@ -1,11 +1,10 @@
 #include "symbol_writer/text_writer.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <iterator>
 #include <string_view>
 #include <tuple>
-
-#include <fmt/format.h>
 
 namespace dumpsyms {
 
@@ -96,7 +95,7 @@ void writeInlines(Output& out, const Function& function, const AddressRange& ran
   }
 }
 
-}  // namespace
+} // namespace
 
 void writeSymbolFile(const Module& module, const WriteOptions& options, std::ostream& stream) {
   Output out(stream, options.absolute_addresses ? 0 : module.load_address);
@@ -152,13 +151,14 @@ void writeSymbolFile(const Module& module, const WriteOptions& options, std::ost
   }
 
   for (const StackWinRecord& record : module.stack_win) {
-    std::string last = record.program.empty() ? fmt::format("0 {:x}", record.allocates_base_pointer ? 1 : 0)
-                                               : "1 " + record.program;
+    std::string last = record.program.empty()
+                           ? fmt::format("0 {:x}", record.allocates_base_pointer ? 1 : 0)
+                           : "1 " + record.program;
     out.line("STACK WIN {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {}", record.type,
-             out.rva(record.address), record.code_size, record.prologue_size,
-             record.epilogue_size, record.parameter_size, record.saved_registers_size,
-             record.locals_size, record.max_stack_size, last);
+             out.rva(record.address), record.code_size, record.prologue_size, record.epilogue_size,
+             record.parameter_size, record.saved_registers_size, record.locals_size,
+             record.max_stack_size, last);
   }
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

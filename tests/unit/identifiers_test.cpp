@@ -1,7 +1,7 @@
 // The worked examples of the format description (section 5.4).
-#include <gtest/gtest.h>
-
 #include "object/identifiers.h"
+
+#include <gtest/gtest.h>
 
 namespace dumpsyms {
 namespace {
@@ -44,11 +44,11 @@ TEST(Identifiers, TextHashShortTailUsesFollowingBytes) {
   std::string bytes(32, '\0');
   bytes[0] = 1;
   bytes[16] = 2;
-  bytes[25] = 7;  // past the section's 20 bytes
+  bytes[25] = 7; // past the section's 20 bytes
   std::vector<uint8_t> hash = textHash(bytes, 20);
   EXPECT_EQ(hash[0], 3);
   EXPECT_EQ(hash[9], 7);
 }
 
-}  // namespace
-}  // namespace dumpsyms
+} // namespace
+} // namespace dumpsyms

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "symbol_writer/module_builder.h"
+
+#include <gtest/gtest.h>
 
 namespace dumpsyms {
 namespace {
@@ -59,7 +59,8 @@ TEST(ModuleBuilder, DropsCodeOutsideLoadedSegmentsAndAtZero) {
   ModuleBuilder builder({});
   builder.setLoadedRanges({{0x1000, 0x2000}});
   UnitSymbols unit;
-  unit.functions = {function("kept", {{0x1100, 0x1200}, {0, 0x10}}), function("gone", {{0x3000, 0x3010}})};
+  unit.functions = {function("kept", {{0x1100, 0x1200}, {0, 0x10}}),
+                    function("gone", {{0x3000, 0x3010}})};
   builder.addUnit(std::move(unit));
   Module m = finish(builder);
   ASSERT_EQ(m.functions.size(), 1u);
@@ -72,7 +73,7 @@ TEST(ModuleBuilder, PublicsOnlyForUncoveredCodeOnePerAddress) {
   unit.functions = {function("f", {{0x100, 0x140}, {0x400, 0x420}})};
   builder.addUnit(std::move(unit));
   builder.addCodeSymbol({0x100, 0x40, "f"});
-  builder.addCodeSymbol({0x400, 0x20, "f.cold"});  // a secondary range: covered
+  builder.addCodeSymbol({0x400, 0x20, "f.cold"}); // a secondary range: covered
   builder.addCodeSymbol({0x200, 0x10, "first"});
   builder.addCodeSymbol({0x200, 0x10, "alias"});
   builder.addCodeSymbol({0x300, 0x10, ""});
@@ -117,7 +118,7 @@ TEST(ModuleBuilder, CfiPrefersEhFrameAndNeverOverlaps) {
   ASSERT_EQ(m.cfi_frames.size(), 2u);
   EXPECT_EQ(m.cfi_frames[0].initial[0].expression, "$rsp 8 +");
   EXPECT_EQ(m.cfi_frames[1].range.start, 0x200u);
-  EXPECT_EQ(m.cfi_frames[0].changes.size(), 1u);  // the change past the end is gone
+  EXPECT_EQ(m.cfi_frames[0].changes.size(), 1u); // the change past the end is gone
 }
 
 TEST(ModuleBuilder, InlineOriginsAreMergedByName) {
@@ -139,5 +140,5 @@ TEST(ModuleBuilder, InlineOriginsAreMergedByName) {
   EXPECT_EQ(m.functions[1].inlines[0].call_file, 0u);
 }
 
-}  // namespace
-}  // namespace dumpsyms
+} // namespace
+} // namespace dumpsyms

@@ -1,10 +1,10 @@
 // DWARF expressions as compilers and linkers write them in CFI, and their
 // postfix translations.
+#include "cfi/postfix_translation.h"
+
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/BinaryFormat/ELF.h>
-
-#include "cfi/postfix_translation.h"
 
 namespace dumpsyms {
 namespace {
@@ -55,16 +55,16 @@ TEST(PostfixTranslation, ExpressionRulesSeeTheCfa) {
 
 TEST(PostfixTranslation, AlignmentMaskBecomesAt) {
   // (rsp + 8) & -16
-  PostfixResult r = translateExpression(
-      bytes({DW_OP_breg7, 8, DW_OP_const1s, 0xf0 /* -16 */, DW_OP_and}), true, x86_64(), false,
-      false);
+  PostfixResult r =
+      translateExpression(bytes({DW_OP_breg7, 8, DW_OP_const1s, 0xf0 /* -16 */, DW_OP_and}), true,
+                          x86_64(), false, false);
   EXPECT_EQ(r.postfix, "$rsp 8 + 16 @");
 }
 
 TEST(PostfixTranslation, ConstantsFold) {
-  PostfixResult r = translateExpression(
-      bytes({DW_OP_breg7, 0, DW_OP_lit4, DW_OP_lit2, DW_OP_mul, DW_OP_minus}), true, x86_64(),
-      false, false);
+  PostfixResult r =
+      translateExpression(bytes({DW_OP_breg7, 0, DW_OP_lit4, DW_OP_lit2, DW_OP_mul, DW_OP_minus}),
+                          true, x86_64(), false, false);
   EXPECT_EQ(r.postfix, "$rsp -8 +");
 }
 
@@ -88,5 +88,5 @@ TEST(PostfixTranslation, LiteralsAreSignedAtTheWordSize) {
   EXPECT_EQ(postfixLiteral(16, 8), "16");
 }
 
-}  // namespace
-}  // namespace dumpsyms
+} // namespace
+} // namespace dumpsyms

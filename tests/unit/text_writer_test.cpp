@@ -1,8 +1,7 @@
-#include <sstream>
+#include "symbol_writer/text_writer.h"
 
 #include <gtest/gtest.h>
-
-#include "symbol_writer/text_writer.h"
+#include <sstream>
 
 namespace dumpsyms {
 namespace {
@@ -89,7 +88,8 @@ TEST(TextWriter, InlinesFollowTheirFuncRange) {
   Module m = sampleModule();
   Function& split = m.functions[1];
   m.inline_origins.push_back("demo::helper()");
-  split.inlines = {{0, 5, 1, 2, {{0x3c12, 0x3c14}}}, {1, 6, 1, 1, {{0x3c12, 0x3c13}}},
+  split.inlines = {{0, 5, 1, 2, {{0x3c12, 0x3c14}}},
+                   {1, 6, 1, 1, {{0x3c12, 0x3c13}}},
                    {0, 9, std::nullopt, 0, {{0x5000, 0x5002}}}};
   std::string text = write(m);
   EXPECT_NE(text.find("FUNC m 2c10 18 0 demo::Widget::~Widget()\n"
@@ -122,5 +122,5 @@ TEST(TextWriter, StackWinRecords) {
                       "STACK WIN 4 400 200 3 3 0 0 0 0 0 1\n");
 }
 
-}  // namespace
-}  // namespace dumpsyms
+} // namespace
+} // namespace dumpsyms
