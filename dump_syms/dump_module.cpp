@@ -1,12 +1,15 @@
 #include "dump_syms/dump_module.h"
 
+#include "cfi/arm_exidx_reader.h"
 #include "cfi/dwarf_cfi_reader.h"
+#include "cfi/linux_gate.h"
 #include "dwarf/debug_info_reader.h"
 #include "dwarf/unit_header_repair.h"
 #include "object/cpu_name.h"
 #include "object/elf_image.h"
 #include "object/identifiers.h"
 #include "object/symbol_table.h"
+#include "object/vdso.h"
 #include "symbol_writer/module_builder.h"
 
 #include <llvm/Support/Path.h>
@@ -75,18 +78,27 @@ void addDwarfCfi(const std::vector<const ElfImage*>& images, ModuleBuilder& buil
       break;
     }
   }
+  // ARM's own exception tables, for what no DWARF CFI covers (the builder
+  // gives DWARF's frames precedence).
+  for (CfiFrame& frame : readArmExidx(binary, stats, diagnostics))
+    builder.addCfiFrame(std::move(frame), CfiSource::ArmExidx);
 }
 
 } // namespace
 
 Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Progress& progress) {
-  auto binary = ElfImage::open(options.binary);
+  if (!options.linux_gate.empty())
+    return linuxGateTemplate(options.linux_gate == "intel" ? LinuxGateVendor::Intel
+                                                           : LinuxGateVendor::Amd);
+  auto binary = options.vdso ? readRunningVdso() : ElfImage::open(options.binary);
   if (!binary)
     return binary.takeError();
   diagnostics.warnAll((*binary)->openWarnings());
   auto header = moduleHeader(**binary, options);
   if (!header)
     return header.takeError();
+  if (options.vdso)
+    header->name = kVdsoModuleName;
   if (options.header_only)
     return std::move(*header);
 
@@ -94,8 +106,8 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   builder.setLoadedRanges((*binary)->loadedRanges());
 
   const ElfImage& debug_image = **binary;
-  if (!debug_image.hasDebugInfo())
-    diagnostics.warn(options.binary + ": no debug info found: only PUBLIC and STACK CFI records");
+  if (!debug_image.hasDebugInfo() && !options.vdso)
+    diagnostics.warn(debug_image.path() + ": no debug info found: only PUBLIC and STACK CFI records");
 
   std::vector<CodeSymbol> symbols = readCodeSymbols(debug_image, diagnostics);
   SymbolIndex symbol_index(symbols);

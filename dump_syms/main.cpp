@@ -46,7 +46,8 @@ void defineOptions(CLI::App& app, Options& o) {
   app.add_option("--linux-gate", o.linux_gate,
                  "write Breakpad's linux-gate.so template (intel or amd)")
       ->check(CLI::IsMember({"intel", "amd"}));
-  app.add_flag("--vdso", o.vdso, "dump the running kernel's vDSO");
+  app.add_flag("--vdso", o.vdso, "dump the running kernel's vDSO (MODULE name linux-gate.so)")
+      ->excludes("--linux-gate");
   app.add_flag("-v,--verbose", o.verbose, "print every warning and what was read from where");
   app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
   app.set_version_flag("--version", std::string("dump_syms ") + DUMP_SYMS_VERSION);
@@ -101,7 +102,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "dump_syms: %s\nRun with --help for usage.\n", e.what());
     return kExitUsage;
   }
-  if (options.binary.empty()) {
+  bool builtin_input = options.vdso || !options.linux_gate.empty();
+  if (builtin_input && !options.binary.empty()) {
+    std::fprintf(stderr, "dump_syms: --vdso and --linux-gate take no BINARY\nRun with --help for usage.\n");
+    return kExitUsage;
+  }
+  if (options.binary.empty() && !builtin_input) {
     std::fprintf(stderr, "dump_syms: no BINARY given\nRun with --help for usage.\n");
     return kExitUsage;
   }

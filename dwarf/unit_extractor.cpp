@@ -30,8 +30,17 @@ std::vector<AddressRange> codeRanges(DWARFDie die, std::vector<std::string>& war
   for (const DWARFAddressRange& range : *ranges)
     if (range.HighPC > range.LowPC && range.LowPC != 0)
       out.push_back({range.LowPC, range.HighPC});
-  std::sort(out.begin(), out.end());
   return out;
+}
+
+// Where a function is entered: DW_AT_entry_pc, else DW_AT_low_pc, else the
+// first range as listed (compilers list the hot part before `.cold` ones).
+uint64_t entryAddress(DWARFDie die, const std::vector<AddressRange>& listed) {
+  if (auto entry = dwarf::toAddress(die.find(dwarf::DW_AT_entry_pc)))
+    return *entry;
+  if (auto low = dwarf::toAddress(die.find(dwarf::DW_AT_low_pc)))
+    return *low;
+  return listed.empty() ? 0 : listed.front().start;
 }
 
 // Splits sorted line records among sorted, non-overlapping owner ranges:
@@ -105,8 +114,9 @@ public:
       const FunctionNamer::Name& name = namer_.lookup(die);
       function.name = name.text;
       if (!name.complete && options_.symbols)
-        if (const std::string* symbol = options_.symbols->nameAt(ranges.front().start))
+        if (const std::string* symbol = options_.symbols->nameAt(entryAddress(die, ranges)))
           function.name = *symbol;
+      std::sort(ranges.begin(), ranges.end());
       function.ranges = std::move(ranges);
       if (options_.inlines)
         collectInlines(die, function);
@@ -176,6 +186,7 @@ private:
         std::vector<AddressRange> ranges = codeRanges(next.die, warnings_);
         if (ranges.empty())
           break;
+        std::sort(ranges.begin(), ranges.end());
         InlineCall call;
         call.depth = next.depth;
         call.call_line = dwarf::toUnsigned(next.die.find(dwarf::DW_AT_call_line), 0);

@@ -21,6 +21,7 @@ CXX = ["cxx/main.cc", "cxx/shapes.cc", "cxx/algorithms.cc"]
 FREE = "freestanding.c"
 FREE_FLAGS = ["-ffreestanding", "-nostdlib", "-static", "-fasynchronous-unwind-tables"]
 
+LLVM_BIN = "/usr/lib/llvm-19/bin"
 CROSS_GCC = {
     "arm64": "aarch64-linux-gnu-gcc",
     "arm": "arm-linux-gnueabihf-gcc",
@@ -40,9 +41,9 @@ CLANG_TARGET = {
 def variants():
     out = []
 
-    def add(name, cpu, compiler, sources, flags, kind, lang="c"):
+    def add(name, cpu, compiler, sources, flags, kind, lang="c", post=None, twin=None):
         out.append({"name": name, "cpu": cpu, "compiler": compiler, "sources": sources,
-                    "flags": flags, "kind": kind, "lang": lang})
+                    "flags": flags, "kind": kind, "lang": lang, "post": post or [], "twin": twin})
 
     for cc, cxx, tag in (("gcc", "g++", "gcc"), ("clang-19", "clang++-19", "clang")):
         for opt in ("O0", "O2", "O3"):
@@ -85,6 +86,13 @@ def variants():
     add("free.clang.arm64.O2.nofp", "arm64", "clang-19", [FREE],
         ["--target=aarch64-linux-gnu", "-fomit-frame-pointer", "-fuse-ld=lld", "-O2", "-g"] + FREE_FLAGS,
         "freestanding")
+    # ARM code whose only unwind tables are the EHABI ones (.ARM.exidx): the
+    # .debug_frame of the same build ("twin") is the oracle.
+    strip_frames = [[f"{LLVM_BIN}/llvm-objcopy", "--remove-section=.debug_frame", "{out}"]]
+    for twin in ("free.gcc.arm.O2", "free.gcc.arm.thumb.O2", "free.clang.arm.O2", "free.clang.arm.thumb.O2"):
+        base = next(v for v in out if v["name"] == twin)
+        add(twin + ".exidx", "arm", base["compiler"], base["sources"], base["flags"], "freestanding",
+            post=strip_frames, twin=twin)
     add("free.clang.x86_64.debugframe", "x86_64", "clang-19", [FREE],
         ["--target=x86_64-linux-gnu", "-fuse-ld=lld", "-O2", "-g", "-ffreestanding", "-nostdlib", "-static",
          "-fno-asynchronous-unwind-tables", "-fno-unwind-tables"], "freestanding")
@@ -112,7 +120,13 @@ def build(variant, outdir):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return f"{variant['name']}: {' '.join(cmd)}\n{p.stderr}"
-    variant = dict(variant, path=path, command=" ".join(cmd))
+    for step in variant["post"]:
+        step = [part.replace("{out}", path) for part in step]
+        p = subprocess.run(step, capture_output=True, text=True)
+        if p.returncode != 0:
+            return f"{variant['name']}: {' '.join(step)}\n{p.stderr}"
+    variant = dict(variant, path=path, command=" ".join(cmd),
+                   twin=os.path.join(outdir, variant["twin"]) if variant["twin"] else None)
     return variant
 
 

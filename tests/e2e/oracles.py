@@ -117,7 +117,7 @@ LLVM_REGISTERS = {
               **{f"B{i}": 64 + i for i in range(32)}, **{f"H{i}": 64 + i for i in range(32)},
               **{f"S{i}": 64 + i for i in range(32)}},
     "riscv": {**{f"X{i}": i for i in range(32)}, **{f"F{i}_D": 32 + i for i in range(32)},
-              **{f"F{i}_F": 32 + i for i in range(32)}},
+              **{f"F{i}_F": 32 + i for i in range(32)}, **{f"F{i}_H": 32 + i for i in range(32)}},
     "mips": {**{n: i for i, n in enumerate(
         ["ZERO", "AT", "V0", "V1", "A0", "A1", "A2", "A3", "T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7",
          "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "T8", "T9", "K0", "K1", "GP", "SP", "FP", "RA"])},

@@ -1,0 +1,18 @@
+// Breakpad's hand-written symbol files for the 32-bit x86 vsyscall page of
+// old (2.6-era) kernels, one per CPU vendor's __kernel_vsyscall (spec
+// section 10). Their STACK WIN record tells the x86 walker that the function
+// keeps the caller's EBP, which makes threads blocked in a system call
+// unwind. A running kernel's vDSO is better dumped with --vdso.
+#pragma once
+
+#include <string>
+
+#include "symbol_writer/module.h"
+
+namespace dumpsyms {
+
+enum class LinuxGateVendor { Intel, Amd };
+
+Module linuxGateTemplate(LinuxGateVendor vendor);
+
+}  // namespace dumpsyms
