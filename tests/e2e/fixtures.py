@@ -54,12 +54,16 @@ def variants():
         add(f"c.{tag}.m32.O2", "x86", cc, [C], ["-m32", "-O2", "-g"], "program")
         add(f"cxx.{tag}.m32.O2", "x86", cxx, CXX, ["-m32", "-O2", "-g"], "program", "c++")
         add(f"cxx.{tag}.flto.O2", "x86_64", cxx, CXX, ["-flto", "-O2", "-g"], "program", "c++")
-        add(f"crash.{tag}.O2", "x86_64", cc, ["crash_chain.c"], ["-O2", "-g", "-fomit-frame-pointer"], "crash")
+        add(f"crash.{tag}.O2", "x86_64", cc, ["crash_chain.c"], ["-O2", "-g", "-fomit-frame-pointer", "-no-pie"],
+            "crash")
         add(f"asm.{tag}.O2", "x86_64", cc, ["asm_main.c", "asm_function.S"], ["-O2", "-g"], "program")
     add("asm.gcc.m32.O2", "x86", "gcc", ["asm_main.c", "asm_function.S"], ["-m32", "-O2", "-g"], "program")
     add("realign.gcc.m32.O0", "x86", "gcc", ["stack_realign.c"], ["-m32", "-O0", "-g"], "program")
     add("realign.gcc.m32.O2.mstackrealign", "x86", "gcc", [C], ["-m32", "-O2", "-g", "-mstackrealign"], "program")
-    add("crash.gcc.m32.O2", "x86", "gcc", ["crash_chain.c"], ["-m32", "-O2", "-g", "-fomit-frame-pointer"], "crash")
+    add("crash.gcc.m32.O2", "x86", "gcc", ["crash_chain.c"], ["-m32", "-O2", "-g", "-fomit-frame-pointer", "-no-pie"],
+        "crash")
+    add("crash.clang.m32.O2", "x86", "clang-19", ["crash_chain.c"],
+        ["-m32", "-O2", "-g", "-fomit-frame-pointer", "-no-pie"], "crash")
     # Hosted arm64 builds (Debian's cross g++ brings its libc).
     add("c.gcc.arm64.O2", "arm64", "aarch64-linux-gnu-gcc", [C], ["-O2", "-g"], "program")
     add("cxx.gcc.arm64.O2", "arm64", "aarch64-linux-gnu-g++", CXX, ["-O2", "-g"], "program", "c++")
