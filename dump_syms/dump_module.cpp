@@ -10,6 +10,7 @@
 #include "object/identifiers.h"
 #include "object/symbol_table.h"
 #include "object/vdso.h"
+#include "dump_syms/input_files.h"
 #include "symbol_writer/module_builder.h"
 
 #include <llvm/Support/Path.h>
@@ -90,11 +91,13 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   if (!options.linux_gate.empty())
     return linuxGateTemplate(options.linux_gate == "intel" ? LinuxGateVendor::Intel
                                                            : LinuxGateVendor::Amd);
-  auto binary = options.vdso ? readRunningVdso() : ElfImage::open(options.binary);
-  if (!binary)
-    return binary.takeError();
-  diagnostics.warnAll((*binary)->openWarnings());
-  auto header = moduleHeader(**binary, options);
+  DebugFileLocator locator(options.binary, searchPaths(options));
+  auto files = openInputFiles(options, locator, diagnostics);
+  if (!files)
+    return files.takeError();
+  const ElfImage& binary = *files->binary;
+  const ElfImage& debug_image = files->debugImage();
+  auto header = moduleHeader(binary, options);
   if (!header)
     return header.takeError();
   if (options.vdso)
@@ -103,39 +106,50 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
     return std::move(*header);
 
   ModuleBuilder builder(std::move(*header));
-  builder.setLoadedRanges((*binary)->loadedRanges());
+  builder.setLoadedRanges(binary.loadedRanges());
 
-  const ElfImage& debug_image = **binary;
-  if (!debug_image.hasDebugInfo() && !options.vdso)
-    diagnostics.warn(debug_image.path() + ": no debug info found: only PUBLIC and STACK CFI records");
-
-  std::vector<CodeSymbol> symbols = readCodeSymbols(debug_image, diagnostics);
+  // Symbols: the debug file keeps the full .symtab a stripped binary lost;
+  // MiniDebugInfo adds the functions .dynsym lacks.
+  std::vector<CodeSymbol> symbols = readCodeSymbols(
+      debug_image.findSection(".symtab") ? debug_image : binary, diagnostics);
+  if (files->mini_debug_info)
+    for (CodeSymbol& symbol : readCodeSymbols(*files->mini_debug_info, diagnostics))
+      symbols.push_back(std::move(symbol));
   SymbolIndex symbol_index(symbols);
 
   DebugInfoOptions dwarf_options;
   dwarf_options.extract.symbols = &symbol_index;
   dwarf_options.extract.inlines = options.inlines;
+  dwarf_options.extract.locate_dwo = [&](llvm::DWARFUnit& unit) {
+    llvm::DWARFDie die = unit.getUnitDIE(true);
+    auto name = llvm::dwarf::toString(die.find({llvm::dwarf::DW_AT_dwo_name, llvm::dwarf::DW_AT_GNU_dwo_name}));
+    const char* comp_dir = unit.getCompilationDir();
+    return name ? locator.findDwo(*name, comp_dir ? comp_dir : "") : std::string();
+  };
   dwarf_options.threads = options.jobs;
-  dwarf_options.dwp_path = options.dwp;
+  dwarf_options.dwp_path = files->dwp_path;
+  dwarf_options.supplementary_path = files->supplementary_path;
   dwarf_options.progress = [&](size_t done, size_t total) {
     progress.update("compile units", done, total);
   };
-  std::vector<std::string> warnings;
-  if (std::string section = debug_image.implausibleCompressedSection(); !section.empty())
-    diagnostics.warn(debug_image.path() + ": section '" + section +
-                     "' claims an impossible inflated size: the file's DWARF is not read");
-  else if (std::unique_ptr<ElfImage> repaired = repairUnitHeaders(debug_image, warnings); repaired)
-    readDebugInfo(*repaired, dwarf_options, builder, diagnostics);
-  else
-    readDebugInfo(debug_image, dwarf_options, builder, diagnostics);
-  diagnostics.warnAll(std::move(warnings));
+  if (debug_image.hasDebugInfo()) {
+    std::vector<std::string> warnings;
+    if (std::string section = debug_image.implausibleCompressedSection(); !section.empty())
+      diagnostics.warn(debug_image.path() + ": section '" + section +
+                       "' claims an impossible inflated size: the file's DWARF is not read");
+    else if (std::unique_ptr<ElfImage> repaired = repairUnitHeaders(debug_image, warnings))
+      readDebugInfo(*repaired, dwarf_options, builder, diagnostics);
+    else
+      readDebugInfo(debug_image, dwarf_options, builder, diagnostics);
+    diagnostics.warnAll(std::move(warnings));
+  }
 
   for (CodeSymbol& symbol : symbols)
     builder.addCodeSymbol(std::move(symbol));
 
   CfiStats cfi_stats;
   if (!options.no_cfi)
-    addDwarfCfi({binary->get()}, builder, cfi_stats, diagnostics);
+    addDwarfCfi({&binary, &debug_image}, builder, cfi_stats, diagnostics);
   if (cfi_stats.rules_untranslated) {
     diagnostics.warn(std::to_string(cfi_stats.rules_untranslated) +
                      " CFI rules could not be said in postfix and were written as .undef");

@@ -69,11 +69,38 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
       options.threads ? options.threads : hardware_concurrency().compute_thread_count();
   extractAllDies(*context, units, options.extract, threads);
 
+  ExtractOptions unit_options = options.extract;
+  std::unique_ptr<ElfImage> supplementary_image;
+  std::unique_ptr<DWARFContext> supplementary_context;
+  SupplementaryDwarf supplementary;
+  if (!options.supplementary_path.empty()) {
+    auto opened = ElfImage::open(options.supplementary_path);
+    if (!opened) {
+      diagnostics.warn(toString(opened.takeError()));
+    } else {
+      supplementary_image = std::move(*opened);
+      supplementary_context = DWARFContext::create(
+          supplementary_image->object(), DWARFContext::ProcessDebugRelocations::Process, nullptr,
+          "", report, report, /*ThreadSafe=*/true);
+      std::vector<DWARFUnit*> shared;
+      for (const auto& unit : supplementary_context->compile_units())
+        shared.push_back(unit.get());
+      extractAllDies(*supplementary_context, shared, {}, threads);
+      supplementary.context = supplementary_context.get();
+      auto strings = supplementary_image->sectionBytes(".debug_str");
+      if (!strings)
+        diagnostics.warn(toString(strings.takeError()));
+      else if (*strings)
+        supplementary.strings = **strings;
+      unit_options.supplementary = &supplementary;
+    }
+  }
+
   std::vector<UnitSymbols> results(units.size());
   std::vector<std::vector<std::string>> warnings(units.size());
   std::atomic<size_t> done{0};
   auto extract = [&](size_t i) {
-    results[i] = extractUnit(*context, *units[i], options.extract, warnings[i]);
+    results[i] = extractUnit(*context, *units[i], unit_options, warnings[i]);
     size_t finished = ++done;
     if (options.progress)
       options.progress(finished, units.size());

@@ -17,6 +17,8 @@ struct DebugInfoOptions {
   ExtractOptions extract;
   unsigned threads = 0; // 0: one per core
   std::string dwp_path; // "" : BINARY.dwp beside the file, if any
+  // The dwz supplementary file (.gnu_debugaltlink / .debug_sup), if found.
+  std::string supplementary_path;
   // Called as units finish, from worker threads.
   std::function<void(size_t done, size_t total)> progress;
 };

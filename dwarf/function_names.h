@@ -5,13 +5,19 @@
 #include <llvm/DebugInfo/DWARF/DWARFDie.h>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace dumpsyms {
 
 // Names subprogram DIEs (and the origins of inlined calls) of one unit.
 // Not thread-safe: each worker owns one.
+struct SupplementaryDwarf;
+
 class FunctionNamer {
 public:
+  explicit FunctionNamer(const SupplementaryDwarf* supplementary = nullptr)
+      : supplementary_(supplementary) {}
+
   // The demangled linkage name where the DIE (or a DIE it refers to through
   // DW_AT_specification / DW_AT_abstract_origin) has one; otherwise the name
   // qualified by its enclosing namespaces and classes (C++) or the plain
@@ -29,7 +35,12 @@ public:
 private:
   Name computeName(llvm::DWARFDie die);
   std::string qualifiedName(llvm::DWARFDie named);
+  std::vector<llvm::DWARFDie> declarationChain(llvm::DWARFDie die) const;
+  llvm::DWARFDie referenced(llvm::DWARFDie die, llvm::dwarf::Attribute attribute) const;
+  const char* stringAttribute(llvm::DWARFDie die,
+                              std::initializer_list<llvm::dwarf::Attribute> attributes) const;
 
+  const SupplementaryDwarf* supplementary_;
   std::unordered_map<const void*, Name> cache_;
 };
 

@@ -77,7 +77,7 @@ void distributeLines(const std::vector<SourceLine>& records, const std::vector<O
 class Extractor {
 public:
   Extractor(const ExtractOptions& options, std::vector<std::string>& warnings)
-      : options_(options), warnings_(warnings) {}
+      : options_(options), warnings_(warnings), namer_(options.supplementary) {}
 
   UnitSymbols run(DWARFContext& context, DWARFUnit& unit) {
     UnitSymbols out;

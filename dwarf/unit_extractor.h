@@ -12,12 +12,21 @@
 
 namespace dumpsyms {
 
+// The supplementary file dwz moved shared DIEs and strings into
+// (.gnu_debugaltlink / .debug_sup): LLVM does not follow DW_FORM_GNU_ref_alt,
+// DW_FORM_GNU_strp_alt or their DWARF 5 forms, so the namer does.
+struct SupplementaryDwarf {
+  llvm::DWARFContext* context = nullptr;
+  llvm::StringRef strings;  // its .debug_str
+};
+
 struct ExtractOptions {
   bool inlines = true;
   // Names a C++ function whose DWARF has no linkage name (gcc leaves it out
   // in anonymous namespaces, clang -gline-tables-only everywhere): the
   // symbol at its entry carries the full signature.
   const SymbolIndex* symbols = nullptr;
+  const SupplementaryDwarf* supplementary = nullptr;
   // Finds the .dwo file of a split unit: given the skeleton unit, returns the
   // path to load ("" to let LLVM try DW_AT_comp_dir/DW_AT_dwo_name and the
   // .dwp beside the binary).

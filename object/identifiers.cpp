@@ -54,6 +54,19 @@ std::vector<uint8_t> textHash(llvm::StringRef bytes, uint64_t text_size) {
   return hash;
 }
 
+std::vector<uint8_t> gnuBuildId(const ElfImage& image) {
+  llvm::StringRef file = image.bytes();
+  const ElfSection* note = image.findSection(".note.gnu.build-id");
+  if (note && note->type == llvm::ELF::SHT_NOTE && note->hasBytes())
+    if (auto id = findBuildId(file.substr(note->offset, note->size), image.isLittleEndian()))
+      return *id;
+  for (const ElfSegment& segment : image.segments())
+    if (segment.type == llvm::ELF::PT_NOTE && segment.offset < file.size())
+      if (auto id = findBuildId(file.substr(segment.offset, segment.file_size), image.isLittleEndian()))
+        return *id;
+  return {};
+}
+
 std::vector<uint8_t> moduleIdentifier(const ElfImage& image) {
   llvm::StringRef file = image.bytes();
   bool little = image.isLittleEndian();

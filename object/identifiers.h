@@ -15,6 +15,10 @@ namespace dumpsyms {
 // Empty when neither exists.
 std::vector<uint8_t> moduleIdentifier(const ElfImage& image);
 
+// The GNU build-id alone (section, else PT_NOTE), for matching companion
+// files; empty when there is none.
+std::vector<uint8_t> gnuBuildId(const ElfImage& image);
+
 // The first 16 bytes read as a little-endian GUID, upper-case hex, plus the
 // age digit "0": 33 characters.
 std::string debugIdentifier(const std::vector<uint8_t>& identifier);
