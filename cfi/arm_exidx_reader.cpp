@@ -1,10 +1,9 @@
 #include "cfi/arm_exidx_reader.h"
 
-#include <map>
-#include <optional>
-
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/ELF.h>
+#include <map>
+#include <optional>
 
 namespace dumpsyms {
 
@@ -80,14 +79,14 @@ public:
           return "reserved opcode";
         base_ = reg;
         offset_ = 0;
-        saved_.clear();  // slots below the new base are no longer reachable
+        saved_.clear(); // slots below the new base are no longer reachable
       } else if ((op & 0xf0) == 0xa0) {
         for (int r = 4; r <= 4 + (op & 0x07); ++r)
           pop(r);
         if (op & 0x08)
           pop(14);
       } else if (op == 0xb0) {
-        break;  // finish
+        break; // finish
       } else if (op == 0xb1) {
         auto mask = next();
         if (!mask || *mask == 0 || (*mask & 0xf0))
@@ -114,11 +113,11 @@ public:
           return "truncated opcode";
         offset_ += 8 * ((*spec & 0x0f) + 1) + (op == 0xb3 ? 4 : 0);
       } else if ((op & 0xf8) == 0xb8) {
-        offset_ += 8 * ((op & 0x07) + 1) + 4;  // FSTMFDX d8-d(8+n)
+        offset_ += 8 * ((op & 0x07) + 1) + 4; // FSTMFDX d8-d(8+n)
       } else if ((op & 0xf8) == 0xd0) {
-        offset_ += 8 * ((op & 0x07) + 1);  // VPUSH d8-d(8+n)
+        offset_ += 8 * ((op & 0x07) + 1); // VPUSH d8-d(8+n)
       } else if ((op & 0xf8) == 0xc0 && (op & 0x07) < 6) {
-        offset_ += 8 * ((op & 0x07) + 1);  // iWMMXt wR10-wR(10+n)
+        offset_ += 8 * ((op & 0x07) + 1); // iWMMXt wR10-wR(10+n)
       } else if (op == 0xc6) {
         auto spec = next();
         if (!spec)
@@ -141,7 +140,7 @@ public:
   // The rules at the function body: the CFA is the final virtual stack
   // pointer; saved registers are found relative to it.
   std::vector<CfiRule> rules() const {
-    static const char* names[16] = {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
+    static const char* names[16] = {"r0", "r1", "r2",  "r3",  "r4",  "r5", "r6", "r7",
                                     "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc"};
     std::vector<CfiRule> out;
     out.push_back({".cfa", std::string(names[base_]) + " " + std::to_string(offset_) + " +"});
@@ -172,9 +171,9 @@ private:
     offset_ += 4;
   }
 
-  int base_ = 13;  // sp
+  int base_ = 13; // sp
   int64_t offset_ = 0;
-  std::map<int, int64_t> saved_;  // register -> offset from the base
+  std::map<int, int64_t> saved_; // register -> offset from the base
 };
 
 // The unwind opcodes of one entry, from its inline word or its .ARM.extab
@@ -237,9 +236,10 @@ std::optional<std::vector<uint8_t>> opcodes(const ImageMemory& memory, uint32_t 
   return ops;
 }
 
-}  // namespace
+} // namespace
 
-std::vector<CfiFrame> readArmExidx(const ElfImage& image, CfiStats& stats, Diagnostics& diagnostics) {
+std::vector<CfiFrame> readArmExidx(const ElfImage& image, CfiStats& stats,
+                                   Diagnostics& diagnostics) {
   std::vector<CfiFrame> frames;
   if (image.machine() != ELF::EM_ARM)
     return frames;
@@ -304,4 +304,4 @@ std::vector<CfiFrame> readArmExidx(const ElfImage& image, CfiStats& stats, Diagn
   return frames;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

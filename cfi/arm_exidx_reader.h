@@ -7,15 +7,16 @@
 // rules the opcodes imply; there are no per-instruction deltas.
 #pragma once
 
-#include <vector>
-
 #include "cfi/dwarf_cfi_reader.h"
 #include "object/elf_image.h"
 #include "symbol_writer/diagnostics.h"
 #include "symbol_writer/module.h"
 
+#include <vector>
+
 namespace dumpsyms {
 
-std::vector<CfiFrame> readArmExidx(const ElfImage& image, CfiStats& stats, Diagnostics& diagnostics);
+std::vector<CfiFrame> readArmExidx(const ElfImage& image, CfiStats& stats,
+                                   Diagnostics& diagnostics);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

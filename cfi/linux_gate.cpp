@@ -8,10 +8,11 @@ Module linuxGateTemplate(LinuxGateVendor vendor) {
   module.cpu = "x86";
   module.name = "linux-gate.so";
   // The ids Breakpad computed from those kernels' page images.
-  module.debug_id = intel ? "4FBDA58B5A1DF5A379E3CF19A235EA090" : "B8CFDE93002D54DA1900A40AA1BD67690";
+  module.debug_id =
+      intel ? "4FBDA58B5A1DF5A379E3CF19A235EA090" : "B8CFDE93002D54DA1900A40AA1BD67690";
   module.publics.push_back({0x400, "__kernel_vsyscall", false});
   StackWinRecord record;
-  record.type = 4;  // FRAME_DATA
+  record.type = 4; // FRAME_DATA
   record.address = 0x400;
   // The SYSENTER stub (Intel) pushes ecx, edx and ebp; the SYSCALL stub
   // (AMD) only ebp: one-byte pushes and pops each.
@@ -23,4 +24,4 @@ Module linuxGateTemplate(LinuxGateVendor vendor) {
   return module;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -5,9 +5,9 @@
 // unwind. A running kernel's vDSO is better dumped with --vdso.
 #pragma once
 
-#include <string>
-
 #include "symbol_writer/module.h"
+
+#include <string>
 
 namespace dumpsyms {
 
@@ -15,4 +15,4 @@ enum class LinuxGateVendor { Intel, Amd };
 
 Module linuxGateTemplate(LinuxGateVendor vendor);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -1,9 +1,8 @@
 #include "cfi/postfix_evaluator.h"
 
 #include <charconv>
-#include <sstream>
-
 #include <llvm/BinaryFormat/ELF.h>
+#include <sstream>
 
 namespace dumpsyms {
 
@@ -49,10 +48,11 @@ std::vector<std::string> calleeSaved(uint16_t machine) {
   }
 }
 
-}  // namespace
+} // namespace
 
 PostfixEvaluator::PostfixEvaluator(unsigned word_size, MemoryReader memory)
-    : word_size_(word_size), mask_(word_size >= 8 ? UINT64_MAX : (uint64_t(1) << (8 * word_size)) - 1),
+    : word_size_(word_size),
+      mask_(word_size >= 8 ? UINT64_MAX : (uint64_t(1) << (8 * word_size)) - 1),
       memory_(std::move(memory)) {}
 
 std::optional<uint64_t> PostfixEvaluator::token(const std::string& token,
@@ -190,10 +190,10 @@ std::map<std::string, std::string> cfiRulesAt(const CfiFrame& frame, uint64_t ad
   return rules;
 }
 
-std::optional<RegisterValues> recoverCallerRegisters(const std::map<std::string, std::string>& rules,
-                                                     const RegisterValues& callee,
-                                                     const RegisterNames& registers,
-                                                     uint16_t machine, const MemoryReader& memory) {
+std::optional<RegisterValues>
+recoverCallerRegisters(const std::map<std::string, std::string>& rules,
+                       const RegisterValues& callee, const RegisterNames& registers,
+                       uint16_t machine, const MemoryReader& memory) {
   PostfixEvaluator evaluator(registers.wordSize(), memory);
   auto cfa_rule = rules.find(".cfa");
   auto ra_rule = rules.find(".ra");
@@ -220,7 +220,7 @@ std::optional<RegisterValues> recoverCallerRegisters(const std::map<std::string,
     if (std::optional<uint64_t> value = evaluator.evaluate(expression, with_cfa))
       caller[name] = *value;
     else
-      caller.erase(name);  // not recoverable (.undef, unreadable memory)
+      caller.erase(name); // not recoverable (.undef, unreadable memory)
   }
   if (!caller.count(registers.stackPointer()))
     caller[registers.stackPointer()] = *cfa;
@@ -229,4 +229,4 @@ std::optional<RegisterValues> recoverCallerRegisters(const std::map<std::string,
   return caller;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

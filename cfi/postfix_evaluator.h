@@ -4,15 +4,15 @@
 // caller's registers. The tests unwind real crashes with it.
 #pragma once
 
+#include "cfi/register_names.h"
+#include "symbol_writer/module.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "cfi/register_names.h"
-#include "symbol_writer/module.h"
 
 namespace dumpsyms {
 
@@ -28,7 +28,8 @@ public:
 
   // The value of one expression over `values`; std::nullopt when it fails
   // (unknown name, memory not available, division by zero, malformed).
-  std::optional<uint64_t> evaluate(const std::string& expression, const RegisterValues& values) const;
+  std::optional<uint64_t> evaluate(const std::string& expression,
+                                   const RegisterValues& values) const;
 
   // Runs a STACK WIN program ("$T0 $ebp = $eip $T0 4 + ^ = ..."), updating
   // `values` as each assignment runs. False when it fails or leaves values.
@@ -56,8 +57,9 @@ std::map<std::string, std::string> cfiRulesAt(const CfiFrame& frame, uint64_t ad
 // return address unless a rule names them; callee-saved registers without a
 // rule keep their value. std::nullopt when `.cfa` or `.ra` cannot be
 // computed.
-std::optional<RegisterValues> recoverCallerRegisters(
-    const std::map<std::string, std::string>& rules, const RegisterValues& callee,
-    const RegisterNames& registers, uint16_t machine, const MemoryReader& memory);
+std::optional<RegisterValues>
+recoverCallerRegisters(const std::map<std::string, std::string>& rules,
+                       const RegisterValues& callee, const RegisterNames& registers,
+                       uint16_t machine, const MemoryReader& memory);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -3,6 +3,7 @@
 #include "cfi/arm_exidx_reader.h"
 #include "cfi/dwarf_cfi_reader.h"
 #include "cfi/linux_gate.h"
+#include "dump_syms/input_files.h"
 #include "dwarf/debug_info_reader.h"
 #include "dwarf/unit_header_repair.h"
 #include "object/cpu_name.h"
@@ -10,7 +11,6 @@
 #include "object/identifiers.h"
 #include "object/symbol_table.h"
 #include "object/vdso.h"
-#include "dump_syms/input_files.h"
 #include "symbol_writer/module_builder.h"
 
 #include <llvm/Support/Path.h>
@@ -110,8 +110,8 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
 
   // Symbols: the debug file keeps the full .symtab a stripped binary lost;
   // MiniDebugInfo adds the functions .dynsym lacks.
-  std::vector<CodeSymbol> symbols = readCodeSymbols(
-      debug_image.findSection(".symtab") ? debug_image : binary, diagnostics);
+  std::vector<CodeSymbol> symbols =
+      readCodeSymbols(debug_image.findSection(".symtab") ? debug_image : binary, diagnostics);
   if (files->mini_debug_info)
     for (CodeSymbol& symbol : readCodeSymbols(*files->mini_debug_info, diagnostics))
       symbols.push_back(std::move(symbol));
@@ -122,7 +122,8 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   dwarf_options.extract.inlines = options.inlines;
   dwarf_options.extract.locate_dwo = [&](llvm::DWARFUnit& unit) {
     llvm::DWARFDie die = unit.getUnitDIE(true);
-    auto name = llvm::dwarf::toString(die.find({llvm::dwarf::DW_AT_dwo_name, llvm::dwarf::DW_AT_GNU_dwo_name}));
+    auto name = llvm::dwarf::toString(
+        die.find({llvm::dwarf::DW_AT_dwo_name, llvm::dwarf::DW_AT_GNU_dwo_name}));
     const char* comp_dir = unit.getCompilationDir();
     return name ? locator.findDwo(*name, comp_dir ? comp_dir : "") : std::string();
   };

@@ -1,10 +1,10 @@
 #include "dump_syms/input_files.h"
 
-#include <llvm/Support/FileSystem.h>
-
 #include "object/identifiers.h"
 #include "object/mini_debug_info.h"
 #include "object/vdso.h"
+
+#include <llvm/Support/FileSystem.h>
 
 namespace dumpsyms {
 
@@ -74,4 +74,4 @@ llvm::Expected<InputFiles> openInputFiles(const Options& options, const DebugFil
   return files;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

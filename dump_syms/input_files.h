@@ -5,24 +5,23 @@
 // units from .dwo/.dwp files (found while reading, through the locator).
 #pragma once
 
-#include <memory>
-#include <string>
-
-#include <llvm/Support/Error.h>
-
 #include "dump_syms/options.h"
 #include "locate/debug_file_locator.h"
 #include "object/elf_image.h"
 #include "symbol_writer/diagnostics.h"
 
+#include <llvm/Support/Error.h>
+#include <memory>
+#include <string>
+
 namespace dumpsyms {
 
 struct InputFiles {
   std::unique_ptr<ElfImage> binary;
-  std::unique_ptr<ElfImage> separate_debug;   // null: the binary holds its DWARF
-  std::unique_ptr<ElfImage> mini_debug_info;  // .gnu_debugdata, if any
-  std::string supplementary_path;             // the dwz file, if any
-  std::string dwp_path;                       // the DWARF package, if any
+  std::unique_ptr<ElfImage> separate_debug;  // null: the binary holds its DWARF
+  std::unique_ptr<ElfImage> mini_debug_info; // .gnu_debugdata, if any
+  std::string supplementary_path;            // the dwz file, if any
+  std::string dwp_path;                      // the DWARF package, if any
 
   const ElfImage& debugImage() const { return separate_debug ? *separate_debug : *binary; }
 };
@@ -32,4 +31,4 @@ llvm::Expected<InputFiles> openInputFiles(const Options& options, const DebugFil
 
 SearchPaths searchPaths(const Options& options);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
   }
   bool builtin_input = options.vdso || !options.linux_gate.empty();
   if (builtin_input && !options.binary.empty()) {
-    std::fprintf(stderr, "dump_syms: --vdso and --linux-gate take no BINARY\nRun with --help for usage.\n");
+    std::fprintf(stderr,
+                 "dump_syms: --vdso and --linux-gate take no BINARY\nRun with --help for usage.\n");
     return kExitUsage;
   }
   if (options.binary.empty() && !builtin_input) {

@@ -68,8 +68,9 @@ DWARFDie FunctionNamer::referenced(DWARFDie die, dwarf::Attribute attribute) con
   }
 }
 
-const char* FunctionNamer::stringAttribute(DWARFDie die,
-                                           std::initializer_list<dwarf::Attribute> attributes) const {
+const char*
+FunctionNamer::stringAttribute(DWARFDie die,
+                               std::initializer_list<dwarf::Attribute> attributes) const {
   for (dwarf::Attribute attribute : attributes) {
     std::optional<DWARFFormValue> value = die.find(attribute);
     if (!value)

@@ -17,7 +17,7 @@ namespace dumpsyms {
 // DW_FORM_GNU_strp_alt or their DWARF 5 forms, so the namer does.
 struct SupplementaryDwarf {
   llvm::DWARFContext* context = nullptr;
-  llvm::StringRef strings;  // its .debug_str
+  llvm::StringRef strings; // its .debug_str
 };
 
 struct ExtractOptions {

@@ -1,12 +1,12 @@
 #include "locate/debug_file_locator.h"
 
-#include <fmt/format.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
-
 #include "locate/debug_links.h"
 #include "locate/debuginfod_fetcher.h"
 #include "object/identifiers.h"
+
+#include <fmt/format.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 
 namespace dumpsyms {
 
@@ -25,7 +25,9 @@ std::string hex(const std::vector<uint8_t>& bytes) {
   return out;
 }
 
-bool isFile(const std::string& path) { return llvm::sys::fs::is_regular_file(path); }
+bool isFile(const std::string& path) {
+  return llvm::sys::fs::is_regular_file(path);
+}
 
 bool sameFile(const std::string& a, const std::string& b) {
   return llvm::sys::fs::equivalent(a, b);
@@ -41,7 +43,7 @@ std::vector<uint8_t> buildIdOf(const std::string& path) {
   return gnuBuildId(**image);
 }
 
-}  // namespace
+} // namespace
 
 DebugFileLocator::DebugFileLocator(std::string binary_path, SearchPaths paths)
     : binary_path_(std::move(binary_path)), paths_(std::move(paths)) {
@@ -49,7 +51,8 @@ DebugFileLocator::DebugFileLocator(std::string binary_path, SearchPaths paths)
   llvm::sys::fs::make_absolute(directory);
   llvm::sys::path::remove_filename(directory);
   llvm::SmallString<256> real;
-  binary_dir_ = llvm::sys::fs::real_path(directory, real) ? std::string(directory) : std::string(real);
+  binary_dir_ =
+      llvm::sys::fs::real_path(directory, real) ? std::string(directory) : std::string(real);
 }
 
 std::vector<std::string> DebugFileLocator::buildIdCandidates(const std::vector<uint8_t>& build_id,
@@ -77,7 +80,8 @@ std::optional<LocatedFile> DebugFileLocator::findDebugFile(const ElfImage& binar
       diagnostics.warn(candidate + ": build-id does not match " + binary_path_ + "; skipped");
       continue;
     }
-    return LocatedFile{candidate, "its build-id in " + candidate.substr(0, candidate.find(".build-id"))};
+    return LocatedFile{candidate,
+                       "its build-id in " + candidate.substr(0, candidate.find(".build-id"))};
   }
 
   // 2. The .gnu_debuglink name, CRC-checked.
@@ -98,8 +102,8 @@ std::optional<LocatedFile> DebugFileLocator::findDebugFile(const ElfImage& binar
       std::optional<uint32_t> crc = fileCrc32(candidate);
       if (!crc || *crc != link->crc) {
         diagnostics.warn(candidate + ": CRC " + (crc ? fmt::format("{:08x}", *crc) : "unreadable") +
-                         " does not match the .gnu_debuglink CRC " + fmt::format("{:08x}", link->crc) +
-                         "; skipped");
+                         " does not match the .gnu_debuglink CRC " +
+                         fmt::format("{:08x}", link->crc) + "; skipped");
         continue;
       }
       return LocatedFile{candidate, ".gnu_debuglink '" + link->name + "' " + where};
@@ -133,7 +137,8 @@ std::optional<LocatedFile> DebugFileLocator::findAltFile(const ElfImage& debug_i
   std::string base = llvm::sys::path::filename(link->name).str();
   candidates.push_back({join(join(debug_dir.empty() ? "." : debug_dir.str(), ".dwz"), base),
                         "in .dwz/ beside the debug file"});
-  candidates.push_back({join(debug_dir.empty() ? "." : debug_dir.str(), base), "beside the debug file"});
+  candidates.push_back(
+      {join(debug_dir.empty() ? "." : debug_dir.str(), base), "beside the debug file"});
   for (const std::string& dir : paths_.debug_dirs) {
     candidates.push_back({join(join(dir, ".dwz"), base), "in " + dir + "/.dwz"});
     candidates.push_back({join(dir, base), "in " + dir});
@@ -160,7 +165,8 @@ std::optional<LocatedFile> DebugFileLocator::findAltFile(const ElfImage& debug_i
   return std::nullopt;
 }
 
-std::string DebugFileLocator::findDwo(const std::string& dwo_name, const std::string& comp_dir) const {
+std::string DebugFileLocator::findDwo(const std::string& dwo_name,
+                                      const std::string& comp_dir) const {
   std::vector<std::string> candidates;
   if (llvm::sys::path::is_absolute(dwo_name))
     candidates.push_back(dwo_name);
@@ -181,4 +187,4 @@ std::string DebugFileLocator::findDwo(const std::string& dwo_name, const std::st
   return "";
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -4,25 +4,25 @@
 // .dwo files of split DWARF.
 #pragma once
 
+#include "object/elf_image.h"
+#include "symbol_writer/diagnostics.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "object/elf_image.h"
-#include "symbol_writer/diagnostics.h"
-
 namespace dumpsyms {
 
 struct SearchPaths {
-  std::vector<std::string> debug_dirs;       // DEBUG_DIR arguments
+  std::vector<std::string> debug_dirs; // DEBUG_DIR arguments
   std::string system_debug_dir = "/usr/lib/debug";
-  bool debuginfod = true;                    // used only when DEBUGINFOD_URLS is set
+  bool debuginfod = true; // used only when DEBUGINFOD_URLS is set
 };
 
 struct LocatedFile {
   std::string path;
-  std::string how;  // for -v: "build-id in /usr/lib/debug", ".gnu_debuglink beside the binary", ...
+  std::string how; // for -v: "build-id in /usr/lib/debug", ".gnu_debuglink beside the binary", ...
 };
 
 class DebugFileLocator {
@@ -50,8 +50,8 @@ private:
                                              const std::string& suffix) const;
 
   std::string binary_path_;
-  std::string binary_dir_;  // absolute
+  std::string binary_dir_; // absolute
   SearchPaths paths_;
 };
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

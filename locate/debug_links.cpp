@@ -16,7 +16,7 @@ std::optional<llvm::StringRef> contents(const ElfImage& image, const char* name)
   return *bytes;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<DebugLink> readDebugLink(const ElfImage& image) {
   std::optional<llvm::StringRef> data = contents(image, ".gnu_debuglink");
@@ -42,13 +42,14 @@ std::optional<AltLink> readAltLink(const ElfImage& image) {
     if (end == llvm::StringRef::npos || end == 0)
       return std::nullopt;
     llvm::StringRef id = data->substr(end + 1);
-    return AltLink{data->substr(0, end).str(), std::vector<uint8_t>(id.bytes_begin(), id.bytes_end())};
+    return AltLink{data->substr(0, end).str(),
+                   std::vector<uint8_t>(id.bytes_begin(), id.bytes_end())};
   }
   // DWARF 5: version (2), is_supplementary (1), file name, checksum length
   // (ULEB128), checksum.
   if (std::optional<llvm::StringRef> data = contents(image, ".debug_sup")) {
     if (data->size() < 4 || (*data)[2] != 0)
-      return std::nullopt;  // this file is the supplementary one
+      return std::nullopt; // this file is the supplementary one
     llvm::StringRef rest = data->substr(3);
     size_t end = rest.find('\0');
     if (end == llvm::StringRef::npos || end == 0)
@@ -76,4 +77,4 @@ std::optional<uint32_t> fileCrc32(const std::string& path) {
   return llvm::crc32(llvm::arrayRefFromStringRef((*buffer)->getBuffer()));
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

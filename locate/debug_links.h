@@ -3,12 +3,12 @@
 // supplementary file dwz moved shared DWARF into, and its build-id).
 #pragma once
 
+#include "object/elf_image.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "object/elf_image.h"
 
 namespace dumpsyms {
 
@@ -19,7 +19,7 @@ struct DebugLink {
 
 struct AltLink {
   std::string name;
-  std::vector<uint8_t> build_id;  // may be empty (.debug_sup without checksum)
+  std::vector<uint8_t> build_id; // may be empty (.debug_sup without checksum)
 };
 
 std::optional<DebugLink> readDebugLink(const ElfImage& image);
@@ -28,4 +28,4 @@ std::optional<AltLink> readAltLink(const ElfImage& image);
 // CRC-32 (the .gnu_debuglink polynomial) of a whole file; nullopt if unreadable.
 std::optional<uint32_t> fileCrc32(const std::string& path);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

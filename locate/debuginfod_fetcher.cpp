@@ -2,9 +2,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <unistd.h>
-
 #include <elfutils/debuginfod.h>
+#include <unistd.h>
 
 namespace dumpsyms {
 
@@ -13,14 +12,16 @@ bool debuginfodConfigured() {
   return urls && *urls;
 }
 
-std::optional<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id, std::string& error) {
+std::optional<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id,
+                                          std::string& error) {
   debuginfod_client* client = debuginfod_begin();
   if (!client) {
     error = "cannot start a debuginfod client";
     return std::nullopt;
   }
   char* path = nullptr;
-  int fd = debuginfod_find_debuginfo(client, build_id.data(), static_cast<int>(build_id.size()), &path);
+  int fd =
+      debuginfod_find_debuginfo(client, build_id.data(), static_cast<int>(build_id.size()), &path);
   debuginfod_end(client);
   if (fd < 0) {
     error = std::strerror(-fd);
@@ -36,4 +37,4 @@ std::optional<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id, 
   return result;
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -17,4 +17,4 @@ bool debuginfodConfigured();
 // the reason in `error`) when no server has it.
 std::optional<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id, std::string& error);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

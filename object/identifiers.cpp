@@ -62,7 +62,8 @@ std::vector<uint8_t> gnuBuildId(const ElfImage& image) {
       return *id;
   for (const ElfSegment& segment : image.segments())
     if (segment.type == llvm::ELF::PT_NOTE && segment.offset < file.size())
-      if (auto id = findBuildId(file.substr(segment.offset, segment.file_size), image.isLittleEndian()))
+      if (auto id =
+              findBuildId(file.substr(segment.offset, segment.file_size), image.isLittleEndian()))
         return *id;
   return {};
 }

@@ -10,9 +10,10 @@ namespace {
 constexpr uint64_t kMemoryLimit = uint64_t(1) << 30;
 constexpr uint64_t kMaxOutput = uint64_t(1) << 30;
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<ElfImage> readMiniDebugInfo(const ElfImage& image, std::vector<std::string>& warnings) {
+std::unique_ptr<ElfImage> readMiniDebugInfo(const ElfImage& image,
+                                            std::vector<std::string>& warnings) {
   const ElfSection* section = image.findSection(".gnu_debugdata");
   if (!section || !section->hasBytes())
     return nullptr;
@@ -55,4 +56,4 @@ std::unique_ptr<ElfImage> readMiniDebugInfo(const ElfImage& image, std::vector<s
   return std::move(*embedded);
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

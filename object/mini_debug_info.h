@@ -2,16 +2,17 @@
 // a stripped binary, holding a .symtab of the functions .dynsym lacks.
 #pragma once
 
+#include "object/elf_image.h"
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "object/elf_image.h"
 
 namespace dumpsyms {
 
 // The embedded image, or nullptr when there is none; problems inflating it
 // go to `warnings`.
-std::unique_ptr<ElfImage> readMiniDebugInfo(const ElfImage& image, std::vector<std::string>& warnings);
+std::unique_ptr<ElfImage> readMiniDebugInfo(const ElfImage& image,
+                                            std::vector<std::string>& warnings);
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

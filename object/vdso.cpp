@@ -31,4 +31,4 @@ llvm::Expected<std::unique_ptr<ElfImage>> readRunningVdso() {
   return ElfImage::fromBuffer(std::move(buffer), name);
 }
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

@@ -2,11 +2,10 @@
 // kernel maps it at getauxval(AT_SYSINFO_EHDR)) as a complete ELF image.
 #pragma once
 
-#include <memory>
+#include "object/elf_image.h"
 
 #include <llvm/Support/Error.h>
-
-#include "object/elf_image.h"
+#include <memory>
 
 namespace dumpsyms {
 
@@ -16,4 +15,4 @@ llvm::Expected<std::unique_ptr<ElfImage>> readRunningVdso();
 // Linux client uses it on every CPU), and so the MODULE name of its symbols.
 inline constexpr const char* kVdsoModuleName = "linux-gate.so";
 
-}  // namespace dumpsyms
+} // namespace dumpsyms

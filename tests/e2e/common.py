@@ -32,9 +32,10 @@ def fixtures(args, kinds=None):
 
 
 def dump(args, binary, *options, check=True):
-    """Runs dump_syms; returns (SymFile, stderr)."""
+    """Runs dump_syms on `binary` (and any further arguments); returns
+    (SymFile, stderr)."""
     with tempfile.NamedTemporaryFile(suffix=".sym") as out:
-        p = subprocess.run([args.dump_syms, *options, binary, "--output", out.name],
+        p = subprocess.run([args.dump_syms, binary, *options, "--output", out.name],
                            capture_output=True, text=True)
         if check and p.returncode != 0:
             raise SystemExit(f"dump_syms failed on {binary}: {p.stderr.strip()}")

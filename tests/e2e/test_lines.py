@@ -9,9 +9,11 @@ import oracles
 from common import Report, arguments, dump, fixtures
 
 
-def check(args, binary, report, label=None, code=None):
+def check(args, binary, report, label=None, argv=None):
+    """Checks the dump of `argv` (default: `binary`) against the oracles run
+    on `binary`, the file holding the debug info."""
     label = label or os.path.basename(binary)
-    sym, _ = dump(args, code or binary)
+    sym, _ = dump(args, *(argv or [binary]))
     for problem in sym.structural_problems():
         report.fail(f"{label}: {problem}")
     if not oracles.has_line_table(binary):

@@ -4,16 +4,15 @@
 // STACK CFI records of a symbol file and the postfix evaluator, as
 // Breakpad's processor would, and prints each frame's return address (hex,
 // one per line). The unwinding test compares them with gdb's backtrace.
-#include <cstdio>
-#include <fstream>
-#include <string>
-#include <vector>
-
-#include <llvm/BinaryFormat/ELF.h>
-
 #include "cfi/postfix_evaluator.h"
 #include "cfi/register_names.h"
 #include "object/elf_image.h"
+
+#include <cstdio>
+#include <fstream>
+#include <llvm/BinaryFormat/ELF.h>
+#include <string>
+#include <vector>
 
 using namespace dumpsyms;
 
@@ -40,14 +39,15 @@ std::vector<CfiFrame> readCfi(const std::string& path) {
       frames.push_back(std::move(frame));
     } else if (line.rfind("STACK CFI ", 0) == 0 && !frames.empty()) {
       size_t a = 10, b = line.find(' ', a);
-      frames.back().changes.push_back({std::stoull(line.substr(a, b - a), nullptr, 16),
-                                       parseCfiRules(line.substr(b + 1)).value_or(std::vector<CfiRule>{})});
+      frames.back().changes.push_back(
+          {std::stoull(line.substr(a, b - a), nullptr, 16),
+           parseCfiRules(line.substr(b + 1)).value_or(std::vector<CfiRule>{})});
     }
   }
   return frames;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -80,15 +80,15 @@ int main(int argc, char** argv) {
       uint64_t desc = at + 12 + ((name_size + 3) & ~3ull);
       if (type == llvm::ELF::NT_PRSTATUS && callee.empty()) {
         if (machine == llvm::ELF::EM_X86_64) {
-          const char* order[] = {"$r15", "$r14", "$r13", "$r12", "$rbp", "$rbx", "$r11", "$r10",
-                                 "$r9",  "$r8",  "$rax", "$rcx", "$rdx", "$rsi", "$rdi", "",
-                                 "$rip", "",     "",     "$rsp"};
+          const char* order[] = {"$r15", "$r14", "$r13", "$r12", "$rbp", "$rbx", "$r11",
+                                 "$r10", "$r9",  "$r8",  "$rax", "$rcx", "$rdx", "$rsi",
+                                 "$rdi", "",     "$rip", "",     "",     "$rsp"};
           for (unsigned i = 0; i < std::size(order); ++i)
             if (*order[i])
               callee[order[i]] = readLittle(bytes, desc + 112 + 8 * i, 8);
         } else {
-          const char* order[] = {"$ebx", "$ecx", "$edx", "$esi", "$edi", "$ebp", "$eax", "", "",
-                                 "",     "",     "",     "$eip", "",     "",     "$esp"};
+          const char* order[] = {"$ebx", "$ecx", "$edx", "$esi", "$edi", "$ebp", "$eax", "",
+                                 "",     "",     "",     "",     "$eip", "",     "",     "$esp"};
           for (unsigned i = 0; i < std::size(order); ++i)
             if (*order[i])
               callee[order[i]] = readLittle(bytes, desc + 72 + 4 * i, 4);
@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
         frame = &candidate;
     if (!frame)
       break;
-    auto caller = recoverCallerRegisters(cfiRulesAt(*frame, rva), callee, *registers, machine, memory);
+    auto caller =
+        recoverCallerRegisters(cfiRulesAt(*frame, rva), callee, *registers, machine, memory);
     if (!caller || (*caller)[pc_name] == 0)
       break;
     std::printf("%llx\n", static_cast<unsigned long long>((*caller)[pc_name]));

@@ -1,11 +1,11 @@
 // CIE/FDE forms as they occur in the wild, built byte by byte: augmentation
 // strings with z, P, L, R and S, every pointer encoding, DWARF64
 // .debug_frame, and the rule opcodes.
+#include "cfi/dwarf_cfi_reader.h"
+
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/BinaryFormat/ELF.h>
-
-#include "cfi/dwarf_cfi_reader.h"
 
 namespace dumpsyms {
 namespace {
@@ -112,18 +112,24 @@ TEST(DwarfCfiReader, EhFrameWithPersonalityLsdaAndSignalFrame) {
   uint64_t pc_field = section + fde_offset + 8;
   const uint64_t function = 0x1130;
   Bytes fde;
-  fde.u32(fde_offset + 4)  // CIE pointer: distance back to the CIE
+  fde.u32(fde_offset + 4) // CIE pointer: distance back to the CIE
       .u32(static_cast<uint32_t>(function - pc_field))
       .u32(0x4a)
       .uleb(4)
-      .u32(0x3000)  // LSDA, udata4
+      .u32(0x3000) // LSDA, udata4
       .u8(DW_CFA_advance_loc | 1)
-      .u8(DW_CFA_def_cfa_offset).uleb(16)
-      .u8(DW_CFA_offset | 6).uleb(2)
+      .u8(DW_CFA_def_cfa_offset)
+      .uleb(16)
+      .u8(DW_CFA_offset | 6)
+      .uleb(2)
       .u8(DW_CFA_advance_loc | 3)
-      .u8(DW_CFA_def_cfa_register).uleb(6)
-      .u8(DW_CFA_advance_loc1).u8(0x45)
-      .u8(DW_CFA_def_cfa).uleb(7).uleb(8);
+      .u8(DW_CFA_def_cfa_register)
+      .uleb(6)
+      .u8(DW_CFA_advance_loc1)
+      .u8(0x45)
+      .u8(DW_CFA_def_cfa)
+      .uleb(7)
+      .uleb(8);
   std::string bytes = cie_entry + entry32(fde.data()) + Bytes().u32(0).data();
 
   std::vector<CfiFrame> frames = read(bytes, section, true);
@@ -151,7 +157,14 @@ TEST(DwarfCfiReader, EveryFdePointerEncoding) {
     SCOPED_TRACE(static_cast<int>(c.encoding));
     const uint64_t section = 0x4000;
     Bytes cie;
-    cie.u32(0).u8(1).str("zR").uleb(1).sleb(-8).uleb(16).uleb(1).u8(c.encoding)
+    cie.u32(0)
+        .u8(1)
+        .str("zR")
+        .uleb(1)
+        .sleb(-8)
+        .uleb(16)
+        .uleb(1)
+        .u8(c.encoding)
         .raw(cieInstructions().data());
     std::string cie_entry = entry32(cie.data());
     uint64_t fde_offset = cie_entry.size();
@@ -162,10 +175,18 @@ TEST(DwarfCfiReader, EveryFdePointerEncoding) {
     fde.u32(fde_offset + 4);
     auto put = [&](uint64_t v) {
       switch (c.size) {
-      case 0: fde.uleb(v); break;
-      case 2: fde.u16(v); break;
-      case 4: fde.u32(v); break;
-      default: fde.u64(v); break;
+      case 0:
+        fde.uleb(v);
+        break;
+      case 2:
+        fde.u16(v);
+        break;
+      case 4:
+        fde.u32(v);
+        break;
+      default:
+        fde.u64(v);
+        break;
       }
     };
     put(value);
@@ -182,13 +203,27 @@ TEST(DwarfCfiReader, EveryFdePointerEncoding) {
 TEST(DwarfCfiReader, Dwarf64DebugFrame) {
   // CIE: 0xffffffff, 64-bit length, 64-bit CIE id (all ones), version 4.
   Bytes cie_body;
-  cie_body.u64(UINT64_MAX).u8(4).str("").u8(8).u8(0).uleb(1).sleb(-8).uleb(16)
+  cie_body.u64(UINT64_MAX)
+      .u8(4)
+      .str("")
+      .u8(8)
+      .u8(0)
+      .uleb(1)
+      .sleb(-8)
+      .uleb(16)
       .raw(cieInstructions().data());
   Bytes section;
   section.u32(0xffffffff).u64(cie_body.size()).raw(cie_body.data());
   Bytes fde_body;
-  fde_body.u64(0).u64(0x5000).u64(0x10).u8(DW_CFA_advance_loc | 1).u8(DW_CFA_def_cfa_offset).uleb(24)
-      .u8(DW_CFA_offset_extended_sf).uleb(3).sleb(3);  // 3 * -8
+  fde_body.u64(0)
+      .u64(0x5000)
+      .u64(0x10)
+      .u8(DW_CFA_advance_loc | 1)
+      .u8(DW_CFA_def_cfa_offset)
+      .uleb(24)
+      .u8(DW_CFA_offset_extended_sf)
+      .uleb(3)
+      .sleb(3); // 3 * -8
   section.u32(0xffffffff).u64(fde_body.size()).raw(fde_body.data());
   std::vector<CfiFrame> frames = read(section.data(), 0, false);
   ASSERT_EQ(frames.size(), 1u);
@@ -200,28 +235,53 @@ TEST(DwarfCfiReader, Dwarf64DebugFrame) {
 
 TEST(DwarfCfiReader, EveryRuleKind) {
   Bytes cie;
-  cie.u32(UINT32_MAX).u8(1).str("").uleb(1).sleb(-8).uleb(16)
+  cie.u32(UINT32_MAX)
+      .u8(1)
+      .str("")
+      .uleb(1)
+      .sleb(-8)
+      .uleb(16)
       .raw(cieInstructions().data())
-      .u8(DW_CFA_same_value).uleb(12);  // r12: same value from the CIE on
+      .u8(DW_CFA_same_value)
+      .uleb(12); // r12: same value from the CIE on
   std::string cie_entry = entry32(cie.data());
   Bytes fde;
-  fde.u32(0).u64(0x6000).u64(0x40)
+  fde.u32(0)
+      .u64(0x6000)
+      .u64(0x40)
       .u8(DW_CFA_advance_loc | 1)
-      .u8(DW_CFA_offset | 3).uleb(2)                // rbx at CFA-16
-      .u8(DW_CFA_val_offset).uleb(13).uleb(3)       // r13 = CFA-24
-      .u8(DW_CFA_register).uleb(14).uleb(0)         // r14 in rax
-      .u8(DW_CFA_undefined).uleb(15)                // r15 lost
+      .u8(DW_CFA_offset | 3)
+      .uleb(2) // rbx at CFA-16
+      .u8(DW_CFA_val_offset)
+      .uleb(13)
+      .uleb(3) // r13 = CFA-24
+      .u8(DW_CFA_register)
+      .uleb(14)
+      .uleb(0) // r14 in rax
+      .u8(DW_CFA_undefined)
+      .uleb(15) // r15 lost
       .u8(DW_CFA_remember_state)
       .u8(DW_CFA_advance_loc | 2)
-      .u8(DW_CFA_def_cfa_offset).uleb(48)
-      .u8(DW_CFA_restore | 3)                       // rbx: no rule in the CIE
-      .u8(DW_CFA_restore_extended).uleb(12)          // r12: the CIE's same_value
+      .u8(DW_CFA_def_cfa_offset)
+      .uleb(48)
+      .u8(DW_CFA_restore | 3) // rbx: no rule in the CIE
+      .u8(DW_CFA_restore_extended)
+      .uleb(12) // r12: the CIE's same_value
       .u8(DW_CFA_advance_loc | 3)
       .u8(DW_CFA_restore_state)
-      .u8(DW_CFA_GNU_args_size).uleb(16)
+      .u8(DW_CFA_GNU_args_size)
+      .uleb(16)
       .u8(DW_CFA_advance_loc | 1)
-      .u8(DW_CFA_val_expression).uleb(12).uleb(2).u8(DW_OP_plus_uconst).uleb(8)
-      .u8(DW_CFA_expression).uleb(6).uleb(2).u8(DW_OP_breg7).sleb(16);
+      .u8(DW_CFA_val_expression)
+      .uleb(12)
+      .uleb(2)
+      .u8(DW_OP_plus_uconst)
+      .uleb(8)
+      .u8(DW_CFA_expression)
+      .uleb(6)
+      .uleb(2)
+      .u8(DW_OP_breg7)
+      .sleb(16);
   // .debug_frame with 32-bit entries: CIE id 0xffffffff, FDE CIE pointer 0.
   Bytes fde64;
   std::string fde_body = fde.data();
@@ -235,8 +295,8 @@ TEST(DwarfCfiReader, EveryRuleKind) {
   EXPECT_EQ(rule(f.changes[0].rules, "$r14"), "$rax");
   EXPECT_EQ(rule(f.changes[0].rules, "$r15"), ".undef");
   EXPECT_EQ(rule(f.changes[1].rules, ".cfa"), "$rsp 48 +");
-  EXPECT_EQ(rule(f.changes[1].rules, "$rbx"), "$rbx");  // back to the callee's value
-  EXPECT_EQ(rule(f.changes[1].rules, "$r12"), "(none)");  // unchanged: still same value
+  EXPECT_EQ(rule(f.changes[1].rules, "$rbx"), "$rbx");   // back to the callee's value
+  EXPECT_EQ(rule(f.changes[1].rules, "$r12"), "(none)"); // unchanged: still same value
   // restore_state brings back rbx's and the CFA's remembered rules.
   EXPECT_EQ(rule(f.changes[2].rules, ".cfa"), "$rsp 8 +");
   EXPECT_EQ(rule(f.changes[2].rules, "$rbx"), ".cfa -16 + ^");
@@ -248,16 +308,22 @@ TEST(DwarfCfiReader, ProgramErrorsKeepTheRowsBefore) {
   Bytes cie;
   cie.u32(UINT32_MAX).u8(1).str("").uleb(1).sleb(-8).uleb(16).raw(cieInstructions().data());
   Bytes fde;
-  fde.u32(0).u64(0x7000).u64(0x20)
-      .u8(DW_CFA_advance_loc | 1).u8(DW_CFA_def_cfa_offset).uleb(16)
-      .u8(DW_CFA_advance_loc | 1).u8(DW_CFA_restore_state);  // nothing remembered
+  fde.u32(0)
+      .u64(0x7000)
+      .u64(0x20)
+      .u8(DW_CFA_advance_loc | 1)
+      .u8(DW_CFA_def_cfa_offset)
+      .uleb(16)
+      .u8(DW_CFA_advance_loc | 1)
+      .u8(DW_CFA_restore_state); // nothing remembered
   std::string warnings;
-  std::vector<CfiFrame> frames = read(entry32(cie.data()) + entry32(fde.data()), 0, false, &warnings);
+  std::vector<CfiFrame> frames =
+      read(entry32(cie.data()) + entry32(fde.data()), 0, false, &warnings);
   ASSERT_EQ(frames.size(), 1u);
   ASSERT_EQ(frames[0].changes.size(), 1u);
   EXPECT_EQ(rule(frames[0].changes[0].rules, ".cfa"), "$rsp 16 +");
   EXPECT_NE(warnings.find("restore_state"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace dumpsyms
+} // namespace
+} // namespace dumpsyms

@@ -1,11 +1,10 @@
-#include <sstream>
-
-#include <gtest/gtest.h>
-#include <llvm/BinaryFormat/ELF.h>
-
 #include "cfi/linux_gate.h"
 #include "cfi/postfix_evaluator.h"
 #include "symbol_writer/text_writer.h"
+
+#include <gtest/gtest.h>
+#include <llvm/BinaryFormat/ELF.h>
+#include <sstream>
 
 namespace dumpsyms {
 namespace {
@@ -33,12 +32,12 @@ TEST(PostfixEvaluator, Arithmetic) {
 TEST(PostfixEvaluator, Failures) {
   PostfixEvaluator e(8, memoryOf({}));
   RegisterValues v{{"$rsp", 0x1000}};
-  EXPECT_FALSE(e.evaluate("$rbp 8 +", v));     // unknown register
-  EXPECT_FALSE(e.evaluate("$rsp ^", v));       // memory not available
-  EXPECT_FALSE(e.evaluate("$rsp 0 /", v));     // division by zero
-  EXPECT_FALSE(e.evaluate("$rsp 8", v));       // two values left
-  EXPECT_FALSE(e.evaluate("+", v));            // underflow
-  EXPECT_FALSE(e.evaluate(".undef", v));       // Breakpad's "cannot recover"
+  EXPECT_FALSE(e.evaluate("$rbp 8 +", v)); // unknown register
+  EXPECT_FALSE(e.evaluate("$rsp ^", v));   // memory not available
+  EXPECT_FALSE(e.evaluate("$rsp 0 /", v)); // division by zero
+  EXPECT_FALSE(e.evaluate("$rsp 8", v));   // two values left
+  EXPECT_FALSE(e.evaluate("+", v));        // underflow
+  EXPECT_FALSE(e.evaluate(".undef", v));   // Breakpad's "cannot recover"
 }
 
 TEST(PostfixEvaluator, WordSizeWraps) {
@@ -54,8 +53,8 @@ TEST(PostfixEvaluator, StackWinProgram) {
   EXPECT_EQ(v["$eip"], 0x401234u);
   EXPECT_EQ(v["$ebp"], 0x1f00u);
   EXPECT_EQ(v["$esp"], 0x2008u);
-  EXPECT_FALSE(e.execute("$T0 $ebp", v));    // values left over
-  EXPECT_FALSE(e.execute("eip 1 =", v));     // assignment to a non-$ name
+  EXPECT_FALSE(e.execute("$T0 $ebp", v)); // values left over
+  EXPECT_FALSE(e.execute("eip 1 =", v));  // assignment to a non-$ name
 }
 
 // The linux-gate templates parse as written, and the program the x86
@@ -89,8 +88,8 @@ TEST(LinuxGate, TemplatesEvaluate) {
     EXPECT_EQ(win[2], "4");
     uint64_t params = std::stoull(win[7], nullptr, 16), saved = std::stoull(win[8], nullptr, 16);
     uint64_t locals = std::stoull(win[9], nullptr, 16);
-    ASSERT_EQ(win[11], "0");  // no program string
-    ASSERT_EQ(win[12], "1");  // allocates_base_pointer
+    ASSERT_EQ(win[11], "0"); // no program string
+    ASSERT_EQ(win[12], "1"); // allocates_base_pointer
     // Thread blocked in the stub: esp points at the return address.
     uint64_t esp = 0xbfff0000;
     PostfixEvaluator e(4, memoryOf({{esp, 0x08048abc}, {esp - 8, 0xbfff0040}}));
@@ -100,9 +99,10 @@ TEST(LinuxGate, TemplatesEvaluate) {
                      {".cbCalleeParams", 0},
                      {".cbSavedRegs", saved},
                      {".cbParams", params}};
-    ASSERT_TRUE(e.execute("$eip .raSearchStart ^ = $ebp $esp .cbCalleeParams + .cbSavedRegs + 8 - ^ = "
-                          "$esp .raSearchStart 4 + =",
-                          v));
+    ASSERT_TRUE(
+        e.execute("$eip .raSearchStart ^ = $ebp $esp .cbCalleeParams + .cbSavedRegs + 8 - ^ = "
+                  "$esp .raSearchStart 4 + =",
+                  v));
     EXPECT_EQ(v["$eip"], 0x08048abcu);
     EXPECT_EQ(v["$esp"], esp + 4);
     EXPECT_EQ(v["$ebp"], 0xbfff0040u);
@@ -113,17 +113,17 @@ TEST(RecoverCallerRegisters, X86_64Frame) {
   RegisterNames names = *RegisterNames::forMachine(llvm::ELF::EM_X86_64, true);
   std::map<std::string, std::string> rules{
       {".cfa", "$rsp 16 +"}, {".ra", ".cfa -8 + ^"}, {"$rbp", ".cfa -16 + ^"}, {"$r12", ".undef"}};
-  RegisterValues callee{{"$rsp", 0x7000}, {"$rip", 0x401000}, {"$rbp", 1}, {"$rbx", 2}, {"$r12", 3},
-                        {"$rax", 4}};
+  RegisterValues callee{{"$rsp", 0x7000}, {"$rip", 0x401000}, {"$rbp", 1},
+                        {"$rbx", 2},      {"$r12", 3},        {"$rax", 4}};
   auto caller = recoverCallerRegisters(rules, callee, names, llvm::ELF::EM_X86_64,
                                        memoryOf({{0x7008, 0x402000}, {0x7000, 0x7100}}));
   ASSERT_TRUE(caller);
   EXPECT_EQ((*caller)["$rip"], 0x402000u);
   EXPECT_EQ((*caller)["$rsp"], 0x7010u);
   EXPECT_EQ((*caller)["$rbp"], 0x7100u);
-  EXPECT_EQ((*caller)["$rbx"], 2u);       // callee-saved, no rule: kept
-  EXPECT_FALSE(caller->count("$r12"));    // .undef: not recoverable
-  EXPECT_FALSE(caller->count("$rax"));    // caller-saved: unknown
+  EXPECT_EQ((*caller)["$rbx"], 2u);    // callee-saved, no rule: kept
+  EXPECT_FALSE(caller->count("$r12")); // .undef: not recoverable
+  EXPECT_FALSE(caller->count("$rax")); // caller-saved: unknown
   EXPECT_FALSE(recoverCallerRegisters({{".cfa", "$rsp 8 +"}}, callee, names, llvm::ELF::EM_X86_64,
                                       memoryOf({})));
 }
@@ -137,5 +137,5 @@ TEST(ParseCfiRules, ReadsAndRejects) {
   EXPECT_FALSE(parseCfiRules(".cfa: .ra: $rsp"));
 }
 
-}  // namespace
-}  // namespace dumpsyms
+} // namespace
+} // namespace dumpsyms
