@@ -108,19 +108,31 @@ const FunctionNamer::Name& FunctionNamer::lookup(DWARFDie die) {
   return cache_.emplace(key, std::move(result)).first->second;
 }
 
+std::string FunctionNamer::inlineOriginName(DWARFDie die) {
+  const Name& name = lookup(die);
+  if (name.complete)
+    return name.text;
+  for (DWARFDie link : declarationChain(die))
+    if (const char* plain = stringAttribute(link, {dwarf::DW_AT_name}))
+      return plain;
+  return name.text;
+}
+
 FunctionNamer::Name FunctionNamer::computeName(DWARFDie die) {
   std::vector<DWARFDie> chain = declarationChain(die);
   bool c_language = isCLanguage(die);
 
-  if (!c_language) {
-    for (DWARFDie link : chain) {
-      if (const char* linkage =
-              stringAttribute(link, {dwarf::DW_AT_linkage_name, dwarf::DW_AT_MIPS_linkage_name})) {
-        std::string demangled;
-        if (nonMicrosoftDemangle(linkage, demangled))
-          return {demangled, true};
-        break; // not a mangled name (extern "C"): use the structure below
-      }
+  // The linkage name, in any language: in C it is an asm label (glibc's
+  // `open` is `open64`), the name the code really has.
+  for (DWARFDie link : chain) {
+    if (const char* linkage =
+            stringAttribute(link, {dwarf::DW_AT_linkage_name, dwarf::DW_AT_MIPS_linkage_name})) {
+      // As llvm-symbolizer: the demangled form, or the linkage name as it is
+      // when LLVM's demangler cannot read it.
+      std::string demangled;
+      if (nonMicrosoftDemangle(linkage, demangled))
+        return {demangled, true};
+      return {linkage, true};
     }
   }
   for (DWARFDie link : chain) {

@@ -32,6 +32,11 @@ public:
   };
   const Name& lookup(llvm::DWARFDie die);
 
+  // The name of an inlined call's origin, spelled as llvm-symbolizer spells
+  // inlined frames: the demangled linkage name where the chain has one,
+  // else the plain DW_AT_name (inlined code has no symbol to supply more).
+  std::string inlineOriginName(llvm::DWARFDie die);
+
 private:
   Name computeName(llvm::DWARFDie die);
   std::string qualifiedName(llvm::DWARFDie named);

@@ -192,7 +192,7 @@ private:
         call.call_line = dwarf::toUnsigned(next.die.find(dwarf::DW_AT_call_line), 0);
         if (auto file = dwarf::toUnsigned(next.die.find(dwarf::DW_AT_call_file)))
           call.call_file = lines_->file(*file);
-        call.origin = origin(namer_.name(next.die));
+        call.origin = origin(namer_.inlineOriginName(next.die));
         call.ranges = std::move(ranges);
         function.inlines.push_back(std::move(call));
         pushChildren(next.die, next.depth + 1);

@@ -246,12 +246,17 @@ class SymFile:
         line = self.line_in(func, rva)
         if not line:
             return None
-        chain = []
+        # Pre-order records: one is on the stack when it holds the address
+        # and its parent (the last record one level up) is on it too.
+        chain, holds = [], []
         for record in func.inlines:
             depth = record[0]
-            del chain[depth:]
-            if any(a <= rva < a + n for a, n in record[4]) and len(chain) == depth:
-                chain.append(record)
+            del holds[depth:]
+            holds += [False] * (depth - len(holds))
+            on_stack = (depth == 0 or holds[depth - 1]) and any(a <= rva < a + n for a, n in record[4])
+            holds.append(on_stack)
+            if on_stack:
+                chain[depth:] = [record]
         frames = []
         file_id, line_no = line[3], line[2]
         for record in reversed(chain):

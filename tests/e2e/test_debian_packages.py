@@ -5,7 +5,8 @@
   NOBITS): symcheck `lines` covers 100.00% and agrees on every probe.
 - /usr/bin/python3.11 and libc.so.6 with /usr/lib/debug as DEBUG_DIR: the
   debug file is found by build-id; symcheck `all` (lines on the debug file,
-  ids and cfi on the binary) passes at 100.00%."""
+  ids and cfi on the binary) and `inlines` pass at 100.00%, and no inline
+  origin is left without a name."""
 import os
 import subprocess
 import sys
@@ -53,15 +54,21 @@ def main():
                 symcheck(args, report, "python3.11 debug file", "lines", python_debug, out)
                 symcheck(args, report, "python3.11 debug file", "validate", out)
             out = os.path.join(tmp, "python.sym")
-            if dump(args, report, "python3.11 + /usr/lib/debug", out, python, "/usr/lib/debug"):
+            if dump(args, report, "python3.11 + /usr/lib/debug", out, "-d", python, "/usr/lib/debug"):
                 symcheck(args, report, "python3.11 + /usr/lib/debug", "all", python_debug, out, "--code", python)
+                symcheck(args, report, "python3.11 + /usr/lib/debug", "inlines", python_debug, out)
+                no_name = sum(1 for l in open(out) if l.startswith("INLINE_ORIGIN ") and l.rstrip().endswith(
+                    "<name omitted>"))
+                if no_name:
+                    report.fail(f"python3.11: {no_name} INLINE_ORIGIN records are <name omitted>")
         libc_debug = debug_file(libc)
         if not libc_debug:
             report.fail("libc6-dbg is not installed (dev.sh installs it)")
         else:
             out = os.path.join(tmp, "libc.sym")
-            if dump(args, report, "libc.so.6 + /usr/lib/debug", out, libc, "/usr/lib/debug"):
+            if dump(args, report, "libc.so.6 + /usr/lib/debug", out, "-d", libc, "/usr/lib/debug"):
                 symcheck(args, report, "libc.so.6 + /usr/lib/debug", "all", libc_debug, out, "--code", libc)
+                symcheck(args, report, "libc.so.6 + /usr/lib/debug", "inlines", libc_debug, out)
     report.finish()
 
 
