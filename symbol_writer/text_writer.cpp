@@ -1,6 +1,7 @@
 #include "symbol_writer/text_writer.h"
 
 #include <algorithm>
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <iterator>
 #include <string_view>
@@ -18,13 +19,26 @@ public:
   ~Output() { flush(); }
 
   template <typename... Args> void line(fmt::format_string<Args...> format, Args&&... args) {
-    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    fmt::format_to(fmt::appender(buffer_), format, std::forward<Args>(args)...);
     buffer_.push_back('\n');
     if (buffer_.size() > (1 << 16))
       flush();
   }
 
   uint64_t rva(uint64_t address) const { return address - base_; }
+
+  // The most numerous records, formatted with compiled format strings.
+  void sourceLine(const SourceLine& line) {
+    fmt::format_to(fmt::appender(buffer_), FMT_COMPILE("{:x} {:x} {} {}\n"), rva(line.address),
+                   line.size, line.line, line.file);
+    if (buffer_.size() > (1 << 16))
+      flush();
+  }
+  void cfiChange(uint64_t address, const std::string& rules) {
+    fmt::format_to(fmt::appender(buffer_), FMT_COMPILE("STACK CFI {:x} {}\n"), rva(address), rules);
+    if (buffer_.size() > (1 << 16))
+      flush();
+  }
 
   static std::string safeName(std::string_view name) {
     if (name.empty())
@@ -134,7 +148,7 @@ void writeSymbolFile(const Module& module, const WriteOptions& options, std::ost
         function.lines.begin(), function.lines.end(), range.start,
         [](const SourceLine& line, uint64_t address) { return line.address < address; });
     for (auto line = first; line != function.lines.end() && line->address < range.end; ++line)
-      out.line("{:x} {:x} {} {}", out.rva(line->address), line->size, line->line, line->file);
+      out.sourceLine(*line);
   }
 
   for (const PublicSymbol& symbol : module.publics)
@@ -146,7 +160,7 @@ void writeSymbolFile(const Module& module, const WriteOptions& options, std::ost
       out.line("STACK CFI INIT {:x} {:x} {}", out.rva(frame.range.start), frame.range.size(),
                joinRules(frame.initial));
       for (const CfiChange& change : frame.changes)
-        out.line("STACK CFI {:x} {}", out.rva(change.address), joinRules(change.rules));
+        out.cfiChange(change.address, joinRules(change.rules));
     }
   }
 
