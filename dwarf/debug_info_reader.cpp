@@ -1,6 +1,8 @@
 #include "dwarf/debug_info_reader.h"
 
 #include <atomic>
+#include <map>
+#include <optional>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/Support/ThreadPool.h>
@@ -99,8 +101,21 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   std::vector<UnitSymbols> results(units.size());
   std::vector<std::vector<std::string>> warnings(units.size());
   std::atomic<size_t> done{0};
+  // A unit's parsed line table is freed once the unit is done, unless
+  // another unit reads the same table (dwz partial units can).
+  std::map<uint64_t, unsigned> line_table_users;
+  std::vector<std::optional<uint64_t>> line_table_of(units.size());
+  for (size_t i = 0; i < units.size(); ++i) {
+    line_table_of[i] =
+        dwarf::toSectionOffset(units[i]->getUnitDIE(true).find(dwarf::DW_AT_stmt_list));
+    if (line_table_of[i])
+      ++line_table_users[*line_table_of[i]];
+  }
+
   auto extract = [&](size_t i) {
     results[i] = extractUnit(*context, *units[i], unit_options, warnings[i]);
+    if (line_table_of[i] && line_table_users[*line_table_of[i]] == 1)
+      context->clearLineTableForUnit(units[i]);
     size_t finished = ++done;
     if (options.progress)
       options.progress(finished, units.size());

@@ -123,13 +123,13 @@ std::unique_ptr<ElfImage> repairUnitHeaders(const ElfImage& image,
     bool is_types = sections[i].name == ".debug_types";
     if (sections[i].name != ".debug_info" && !is_types)
       continue;
-    auto contents = image.sectionBytes(sections[i]);
+    auto contents = image.sectionCopy(sections[i]);
     if (!contents || !*contents) {
       if (!contents)
         consumeError(contents.takeError());
       continue;
     }
-    std::string bytes = (*contents)->str();
+    std::string bytes = std::move(**contents);
     if (repairSection(bytes, image.isLittleEndian(), is_types, (*abbrev)->size(),
                       image.is64Bit() ? 8 : 4, image.path() + ": " + sections[i].name, warnings))
       replacements.push_back({i, std::move(bytes), std::nullopt});

@@ -138,15 +138,12 @@ Expected<std::optional<StringRef>> ElfImage::sectionBytes(std::string_view name)
   return sectionBytes(*section);
 }
 
-Expected<std::optional<StringRef>> ElfImage::sectionBytes(const ElfSection& section) const {
+Expected<std::optional<std::string>> ElfImage::sectionCopy(const ElfSection& section) const {
   if (!section.hasBytes())
     return std::nullopt;
   StringRef raw = bytes().substr(section.offset, section.size);
   if (!(section.flags & ELF::SHF_COMPRESSED))
-    return raw;
-  auto cached = inflated_.find(section.name);
-  if (cached != inflated_.end())
-    return StringRef(*cached->second);
+    return raw.str();
   auto decompressor = Decompressor::create(section.name, raw, is_little_endian_, is_64_bit_);
   if (!decompressor)
     return fileError(path_, "section '" + section.name + "' has a bad compression header: " +
@@ -155,12 +152,27 @@ Expected<std::optional<StringRef>> ElfImage::sectionBytes(const ElfSection& sect
   if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
     return fileError(path_, "section '" + section.name + "' claims an implausible size of " +
                                 Twine(decompressor->getDecompressedSize()) + " bytes");
-  auto out = std::make_unique<std::string>();
-  if (Error error = decompressor->resizeAndDecompress(*out))
+  std::string out;
+  if (Error error = decompressor->resizeAndDecompress(out))
     return fileError(path_, "cannot inflate section '" + section.name +
                                 "': " + toString(std::move(error)));
-  StringRef result(*out);
-  inflated_.emplace(section.name, std::move(out));
+  return out;
+}
+
+Expected<std::optional<StringRef>> ElfImage::sectionBytes(const ElfSection& section) const {
+  if (!section.hasBytes())
+    return std::nullopt;
+  if (!(section.flags & ELF::SHF_COMPRESSED))
+    return bytes().substr(section.offset, section.size);
+  auto cached = inflated_.find(section.name);
+  if (cached != inflated_.end())
+    return StringRef(*cached->second);
+  auto copy = sectionCopy(section);
+  if (!copy)
+    return copy.takeError();
+  auto owned = std::make_unique<std::string>(std::move(**copy));
+  StringRef result(*owned);
+  inflated_.emplace(section.name, std::move(owned));
   return result;
 }
 

@@ -65,6 +65,9 @@ public:
   // (SHT_NOBITS, as in separate debug files).
   llvm::Expected<std::optional<llvm::StringRef>> sectionBytes(std::string_view name) const;
   llvm::Expected<std::optional<llvm::StringRef>> sectionBytes(const ElfSection& section) const;
+  // The same bytes as a copy the caller owns: for large sections read once,
+  // which then do not stay in memory.
+  llvm::Expected<std::optional<std::string>> sectionCopy(const ElfSection& section) const;
 
   // The p_vaddr of the first PT_LOAD segment (0 without one): addresses in a
   // symbol file are relative to it.
