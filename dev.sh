@@ -36,9 +36,21 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# The shared corpus the tests read: ../shared beside this checkout, or, for
+# a clone made elsewhere, beside the repository it was cloned from.
+shared_dir() {
+  if [ -n "${SHARED_DIR:-}" ]; then echo "$SHARED_DIR"; return; fi
+  if [ -d ../shared ]; then (cd ../shared && pwd); return; fi
+  local origin
+  origin=$(git remote get-url origin 2>/dev/null || true)
+  if [ -n "$origin" ] && [ -d "$origin/../shared" ]; then (cd "$origin/../shared" && pwd); return; fi
+  echo "$(cd .. && pwd)/shared"
+}
+
 build() {
   install_missing
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDUMP_SYMS_WERROR=ON >/dev/null
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDUMP_SYMS_WERROR=ON \
+    -DSHARED_DIR="$(shared_dir)" >/dev/null
   cmake --build "$BUILD" -j "$(nproc)"
 }
 

@@ -21,7 +21,15 @@ def arguments(extra=None):
     parser.add_argument("--only", help="substring of the fixture names to check")
     if extra:
         extra(parser)
-    return parser.parse_args()
+    args = parser.parse_args()
+    args.shared = os.path.abspath(args.shared)
+    return args
+
+
+def require_shared(args):
+    """The shared corpus is an input of the test, not optional."""
+    if not os.path.exists(os.path.join(args.shared, "tools", "symcheck.py")):
+        raise SystemExit(f"the shared corpus is not at {args.shared} (configure with -DSHARED_DIR=...)")
 
 
 def fixtures(args, kinds=None):

@@ -7,11 +7,12 @@ import tempfile
 
 import oracles
 import symfile
-from common import Report, arguments
+from common import Report, arguments, require_shared
 
 
 def main():
     args = arguments(lambda p: p.add_argument("--sample", default="3000"))
+    require_shared(args)
     report = Report("corpus")
     corpus = os.path.join(args.shared, "corpus", "bin")
     symcheck = os.path.join(args.shared, "tools", "symcheck.py")

@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 import oracles
-from common import Report, arguments
+from common import Report, arguments, require_shared
 
 
 def debug_file(binary):
@@ -42,6 +42,7 @@ def dump(args, report, label, out, *argv):
 
 def main():
     args = arguments()
+    require_shared(args)
     report = Report("debian packages")
     python, libc = "/usr/bin/python3.11", "/lib/x86_64-linux-gnu/libc.so.6"
     with tempfile.TemporaryDirectory() as tmp:

@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 
 import oracles
-from common import Report, arguments, dump, fixtures
+from common import Report, arguments, require_shared, dump, fixtures
 
 MACHINES = {3: "x86", 62: "x86_64", 40: "arm", 183: "arm64", 8: "mips", 20: "ppc", 21: "ppc64",
             22: "s390", 2: "sparc", 43: "sparcv9", 243: "riscv", 167: "nds32"}
@@ -68,6 +68,7 @@ def check(args, path, report, label):
 
 def main():
     args = arguments()
+    require_shared(args)
     report = Report("ids")
     paths = [(f["path"], f["name"]) for f in fixtures(args)]
     corpus = os.path.join(args.shared, "corpus", "bin")
