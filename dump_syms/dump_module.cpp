@@ -5,7 +5,6 @@
 #include "cfi/linux_gate.h"
 #include "dump_syms/input_files.h"
 #include "dwarf/debug_info_reader.h"
-#include "dwarf/unit_header_repair.h"
 #include "object/cpu_name.h"
 #include "object/elf_image.h"
 #include "object/identifiers.h"
@@ -133,17 +132,8 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   dwarf_options.progress = [&](size_t done, size_t total) {
     progress.update("compile units", done, total);
   };
-  if (debug_image.hasDebugInfo()) {
-    std::vector<std::string> warnings;
-    if (std::string section = debug_image.implausibleCompressedSection(); !section.empty())
-      diagnostics.warn(debug_image.path() + ": section '" + section +
-                       "' claims an impossible inflated size: the file's DWARF is not read");
-    else if (std::unique_ptr<ElfImage> repaired = repairUnitHeaders(debug_image, warnings))
-      readDebugInfo(*repaired, dwarf_options, builder, diagnostics);
-    else
-      readDebugInfo(debug_image, dwarf_options, builder, diagnostics);
-    diagnostics.warnAll(std::move(warnings));
-  }
+  if (debug_image.hasDebugInfo())
+    readDebugInfo(debug_image, dwarf_options, builder, diagnostics);
 
   for (CodeSymbol& symbol : symbols)
     builder.addCodeSymbol(std::move(symbol));

@@ -1,5 +1,8 @@
 #include "dwarf/debug_info_reader.h"
 
+#include "dwarf/unit_header_repair.h"
+
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <optional>
@@ -53,6 +56,17 @@ void extractAllDies(DWARFContext& context, const std::vector<DWARFUnit*>& compil
   pool.wait();
 }
 
+// True when the units LLVM found reach the end of .debug_info: it stops
+// early at a unit header it cannot parse.
+bool allUnitsParsed(DWARFContext& context) {
+  uint64_t size = 0, end = 0;
+  context.getDWARFObj().forEachInfoSections(
+      [&](const DWARFSection& section) { size += section.Data.size(); });
+  for (const auto& unit : context.info_section_units())
+    end = std::max(end, unit->getNextUnitOffset());
+  return end >= size;
+}
+
 } // namespace
 
 size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, ModuleBuilder& builder,
@@ -60,9 +74,26 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   auto report = [&](Error error) {
     diagnostics.warn(image.path() + ": " + toString(std::move(error)));
   };
-  std::unique_ptr<DWARFContext> context =
-      DWARFContext::create(image.object(), DWARFContext::ProcessDebugRelocations::Process, nullptr,
-                           options.dwp_path, report, report, /*ThreadSafe=*/true);
+  if (std::string section = image.implausibleCompressedSection(); !section.empty()) {
+    diagnostics.warn(image.path() + ": section '" + section +
+                     "' claims an impossible inflated size: the file's DWARF is not read");
+    return 0;
+  }
+  auto open = [&](const ElfImage& source) {
+    return DWARFContext::create(source.object(), DWARFContext::ProcessDebugRelocations::Process,
+                                nullptr, options.dwp_path, report, report, /*ThreadSafe=*/true);
+  };
+  std::unique_ptr<DWARFContext> context = open(image);
+  // LLVM stops at the first unit header it cannot parse; blank the broken
+  // headers in a copy and read that instead, losing only those units.
+  std::unique_ptr<ElfImage> repaired;
+  if (!allUnitsParsed(*context)) {
+    std::vector<std::string> warnings;
+    repaired = repairUnitHeaders(image, warnings);
+    diagnostics.warnAll(std::move(warnings));
+    if (repaired)
+      context = open(*repaired);
+  }
 
   std::vector<DWARFUnit*> units;
   for (const auto& unit : context->compile_units())
