@@ -62,6 +62,17 @@ private:
     auto signedOperand = [&](uint32_t index) -> Expected<int64_t> {
       return in.getOperandAsSigned(program, index);
     };
+    // A register and a (factored) offset: the operands of the rules that
+    // name a place relative to a register or the CFA.
+    auto registerAndOffset = [&]() -> Expected<std::pair<uint64_t, int64_t>> {
+      auto reg = unsignedOperand(0);
+      if (!reg)
+        return reg.takeError();
+      auto offset = signedOperand(1);
+      if (!offset)
+        return offset.takeError();
+      return std::make_pair(*reg, *offset);
+    };
     std::string failure;
     auto fail = [&](Error error) {
       failure = toString(std::move(error));
@@ -109,13 +120,11 @@ private:
     case dwarf::DW_CFA_def_cfa_sf:
     case dwarf::DW_CFA_LLVM_def_aspace_cfa:
     case dwarf::DW_CFA_LLVM_def_aspace_cfa_sf: {
-      auto reg = unsignedOperand(0);
-      auto offset = signedOperand(1);
-      if (!reg)
-        return fail(reg.takeError());
-      if (!offset)
-        return fail(offset.takeError());
-      state_.cfa = CfaRule{false, *reg, *offset, {}};
+      auto operands = registerAndOffset();
+      if (!operands)
+        return fail(operands.takeError());
+      auto [reg, offset] = *operands;
+      state_.cfa = CfaRule{false, reg, offset, {}};
       return "";
     }
     case dwarf::DW_CFA_def_cfa_register: {
@@ -169,16 +178,14 @@ private:
     case kGnuNegativeOffsetExtended:
     case dwarf::DW_CFA_val_offset:
     case dwarf::DW_CFA_val_offset_sf: {
-      auto reg = unsignedOperand(0);
-      auto offset = signedOperand(1);
-      if (!reg)
-        return fail(reg.takeError());
-      if (!offset)
-        return fail(offset.takeError());
-      int64_t value = in.Opcode == kGnuNegativeOffsetExtended ? -*offset : *offset;
+      auto operands = registerAndOffset();
+      if (!operands)
+        return fail(operands.takeError());
+      auto [reg, offset] = *operands;
+      int64_t value = in.Opcode == kGnuNegativeOffsetExtended ? -offset : offset;
       bool is_value =
           in.Opcode == dwarf::DW_CFA_val_offset || in.Opcode == dwarf::DW_CFA_val_offset_sf;
-      setColumn(*reg, is_value ? ColumnRule::Kind::CfaOffset : ColumnRule::Kind::AtCfaOffset,
+      setColumn(reg, is_value ? ColumnRule::Kind::CfaOffset : ColumnRule::Kind::AtCfaOffset,
                 value);
       return "";
     }
