@@ -185,8 +185,7 @@ private:
       int64_t value = in.Opcode == kGnuNegativeOffsetExtended ? -offset : offset;
       bool is_value =
           in.Opcode == dwarf::DW_CFA_val_offset || in.Opcode == dwarf::DW_CFA_val_offset_sf;
-      setColumn(reg, is_value ? ColumnRule::Kind::CfaOffset : ColumnRule::Kind::AtCfaOffset,
-                value);
+      setColumn(reg, is_value ? ColumnRule::Kind::CfaOffset : ColumnRule::Kind::AtCfaOffset, value);
       return "";
     }
     case dwarf::DW_CFA_register: {

@@ -1,15 +1,16 @@
 #include "dwarf/debug_info_reader.h"
 
+#include "dwarf/section_inflation.h"
 #include "dwarf/unit_header_repair.h"
 
 #include <algorithm>
 #include <atomic>
-#include <map>
-#include <optional>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
+#include <map>
+#include <optional>
 #include <vector>
 
 namespace dumpsyms {
@@ -83,23 +84,25 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     return DWARFContext::create(source.object(), DWARFContext::ProcessDebugRelocations::Process,
                                 nullptr, options.dwp_path, report, report, /*ThreadSafe=*/true);
   };
-  std::unique_ptr<DWARFContext> context = open(image);
+  unsigned threads =
+      options.threads ? options.threads : hardware_concurrency().compute_thread_count();
+  std::vector<std::string> open_warnings;
+  std::unique_ptr<ElfImage> inflated = inflateDwarfSections(image, threads, open_warnings);
+  const ElfImage& source = inflated ? *inflated : image;
+  std::unique_ptr<DWARFContext> context = open(source);
   // LLVM stops at the first unit header it cannot parse; blank the broken
   // headers in a copy and read that instead, losing only those units.
   std::unique_ptr<ElfImage> repaired;
   if (!allUnitsParsed(*context)) {
-    std::vector<std::string> warnings;
-    repaired = repairUnitHeaders(image, warnings);
-    diagnostics.warnAll(std::move(warnings));
+    repaired = repairUnitHeaders(source, open_warnings);
     if (repaired)
       context = open(*repaired);
   }
+  diagnostics.warnAll(std::move(open_warnings));
 
   std::vector<DWARFUnit*> units;
   for (const auto& unit : context->compile_units())
     units.push_back(unit.get());
-  unsigned threads =
-      options.threads ? options.threads : hardware_concurrency().compute_thread_count();
   extractAllDies(*context, units, options.extract, threads);
 
   ExtractOptions unit_options = options.extract;

@@ -136,7 +136,7 @@ std::unique_ptr<ElfImage> repairUnitHeaders(const ElfImage& image,
   }
   if (replacements.empty())
     return nullptr;
-  auto buffer = rewriteSections(MemoryBufferRef(image.bytes(), image.path()), replacements);
+  auto buffer = replaceSections(MemoryBufferRef(image.bytes(), image.path()), replacements);
   if (!buffer) {
     warnings.push_back(image.path() +
                        ": cannot repair unit headers: " + toString(buffer.takeError()));

@@ -3,9 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
-#include <unistd.h>
-
 #include <elfutils/debuginfod.h>
+#include <unistd.h>
 
 namespace dumpsyms {
 
@@ -41,7 +40,8 @@ bool debuginfodConfigured() {
   return urls && *urls;
 }
 
-std::optional<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id, std::string& error) {
+std::optional<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id,
+                                          std::string& error) {
   const Library* library = Library::load();
   if (!library) {
     error = "libdebuginfod.so.1 cannot be loaded";

@@ -106,6 +106,10 @@ private:
   mutable std::map<std::string, std::unique_ptr<std::string>> inflated_;
 };
 
+// Whether a compressed section may really inflate to `inflated` bytes:
+// beyond the bound it is corruption, not compression.
+bool plausibleInflatedSize(uint64_t inflated, uint64_t compressed);
+
 // An error that names the file, as every message of the tool does.
 llvm::Error fileError(const std::string& path, const llvm::Twine& message);
 

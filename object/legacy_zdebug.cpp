@@ -78,7 +78,7 @@ inflateLegacyDebugSections(MemoryBufferRef elf,
     return replacements.takeError();
   if (replacements->empty())
     return nullptr;
-  return rewriteSections(elf, *replacements);
+  return replaceSections(elf, *replacements);
 }
 
 } // namespace dumpsyms

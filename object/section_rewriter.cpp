@@ -1,5 +1,7 @@
 #include "object/section_rewriter.h"
 
+#include <algorithm>
+#include <cstring>
 #include <llvm/Object/ELF.h>
 #include <map>
 
@@ -10,17 +12,12 @@ using namespace llvm::object;
 
 namespace {
 
-// Appends `bytes` to `image`, aligned to 8, and returns their offset.
-uint64_t append(std::string& image, StringRef bytes) {
-  image.resize((image.size() + 7) & ~size_t(7), '\0');
-  uint64_t offset = image.size();
-  image.append(bytes.data(), bytes.size());
-  return offset;
+uint64_t align8(uint64_t n) {
+  return (n + 7) & ~uint64_t(7);
 }
 
 template <class ELFT>
-Expected<std::unique_ptr<MemoryBuffer>>
-rewrite(MemoryBufferRef input, const std::vector<SectionReplacement>& replacements) {
+Expected<RewrittenElf> rewrite(MemoryBufferRef input, const std::vector<SectionPlan>& plan) {
   using Shdr = typename ELFT::Shdr;
   auto file = ELFFile<ELFT>::create(input.getBuffer());
   if (!file)
@@ -29,59 +26,105 @@ rewrite(MemoryBufferRef input, const std::vector<SectionReplacement>& replacemen
   if (!headers)
     return headers.takeError();
 
-  std::map<size_t, const SectionReplacement*> by_index;
-  for (const SectionReplacement& replacement : replacements)
-    by_index[replacement.index] = &replacement;
+  std::map<size_t, size_t> by_index; // section index -> plan entry
+  for (size_t k = 0; k < plan.size(); ++k)
+    by_index[plan[k].index] = k;
 
-  std::string image(input.getBuffer());
+  // The new section headers and names; offsets assigned as laid out.
   std::vector<Shdr> table(headers->begin(), headers->end());
-  std::string names(1, '\0'); // the new section-name string table
+  std::string names(1, '\0');
+  uint64_t end = align8(input.getBufferSize());
+  std::vector<uint64_t> content_offset(plan.size());
   for (size_t i = 0; i < table.size(); ++i) {
     Shdr& header = table[i];
     auto old_name = file->getSectionName(header);
     std::string name = old_name ? old_name->str() : std::string();
     if (!old_name)
       consumeError(old_name.takeError());
-    auto found = by_index.find(i);
-    if (found != by_index.end()) {
-      header.sh_offset = append(image, found->second->bytes);
-      header.sh_size = found->second->bytes.size();
+    auto planned = by_index.find(i);
+    if (planned != by_index.end()) {
+      const SectionPlan& entry = plan[planned->second];
+      content_offset[planned->second] = end;
+      header.sh_offset = end;
+      header.sh_size = entry.size;
       header.sh_flags = header.sh_flags & ~uint64_t(ELF::SHF_COMPRESSED);
-      if (found->second->name)
-        name = *found->second->name;
+      end = align8(end + entry.size);
+      if (entry.name)
+        name = *entry.name;
     }
     header.sh_name = names.size();
     names += name;
     names.push_back('\0');
   }
-
   uint32_t names_index = file->getHeader().e_shstrndx;
   if (names_index == ELF::SHN_XINDEX)
     names_index = table.empty() ? 0 : uint32_t(table[0].sh_link);
   if (names_index >= table.size())
     return createStringError(inconvertibleErrorCode(), "bad section-name table index");
-  table[names_index].sh_offset = append(image, names);
+  table[names_index].sh_offset = end;
   table[names_index].sh_size = names.size();
+  end = align8(end + names.size());
+  uint64_t table_offset = end;
+  end += table.size() * sizeof(Shdr);
 
-  uint64_t table_offset = append(
-      image, StringRef(reinterpret_cast<const char*>(table.data()), table.size() * sizeof(Shdr)));
-  auto* header = reinterpret_cast<typename ELFT::Ehdr*>(image.data());
-  header->e_shoff = table_offset;
-  return MemoryBuffer::getMemBufferCopy(image, input.getBufferIdentifier());
+  RewrittenElf out;
+  out.buffer = WritableMemoryBuffer::getNewUninitMemBuffer(end, input.getBufferIdentifier());
+  if (!out.buffer)
+    return createStringError(inconvertibleErrorCode(), "out of memory for a %llu-byte copy",
+                             static_cast<unsigned long long>(end));
+  char* base = out.buffer->getBufferStart();
+  // The original bytes, but for those of the replaced sections, which
+  // nothing reads any more (they are most of the file when it is compressed).
+  std::vector<std::pair<uint64_t, uint64_t>> skipped;
+  for (const SectionPlan& entry : plan) {
+    const Shdr& old_header = (*headers)[entry.index];
+    if (old_header.sh_type != ELF::SHT_NOBITS)
+      skipped.push_back({old_header.sh_offset, old_header.sh_offset + old_header.sh_size});
+  }
+  std::sort(skipped.begin(), skipped.end());
+  uint64_t cursor = 0, size = input.getBufferSize();
+  for (auto [from, to] : skipped) {
+    from = std::min(from, size);
+    if (from > cursor)
+      std::memcpy(base + cursor, input.getBufferStart() + cursor, from - cursor);
+    cursor = std::max(cursor, std::min(to, size));
+  }
+  if (cursor < size)
+    std::memcpy(base + cursor, input.getBufferStart() + cursor, size - cursor);
+  std::memset(base + size, 0, align8(input.getBufferSize()) - size);
+  std::memcpy(base + table[names_index].sh_offset, names.data(), names.size());
+  std::memcpy(base + table_offset, table.data(), table.size() * sizeof(Shdr));
+  reinterpret_cast<typename ELFT::Ehdr*>(base)->e_shoff = table_offset;
+  for (size_t k = 0; k < plan.size(); ++k)
+    out.contents.emplace_back(base + content_offset[k], plan[k].size);
+  return out;
 }
 
 } // namespace
 
-Expected<std::unique_ptr<MemoryBuffer>>
-rewriteSections(MemoryBufferRef elf, const std::vector<SectionReplacement>& replacements) {
+Expected<RewrittenElf> rewriteSections(MemoryBufferRef elf, const std::vector<SectionPlan>& plan) {
   StringRef data = elf.getBuffer();
   if (data.size() < ELF::EI_NIDENT)
     return createStringError(inconvertibleErrorCode(), "truncated ELF header");
   bool is64 = data[ELF::EI_CLASS] == ELF::ELFCLASS64;
   bool little = data[ELF::EI_DATA] != ELF::ELFDATA2MSB;
   if (is64)
-    return little ? rewrite<ELF64LE>(elf, replacements) : rewrite<ELF64BE>(elf, replacements);
-  return little ? rewrite<ELF32LE>(elf, replacements) : rewrite<ELF32BE>(elf, replacements);
+    return little ? rewrite<ELF64LE>(elf, plan) : rewrite<ELF64BE>(elf, plan);
+  return little ? rewrite<ELF32LE>(elf, plan) : rewrite<ELF32BE>(elf, plan);
+}
+
+Expected<std::unique_ptr<MemoryBuffer>>
+replaceSections(MemoryBufferRef elf, const std::vector<SectionReplacement>& replacements) {
+  std::vector<SectionPlan> plan;
+  for (const SectionReplacement& r : replacements)
+    plan.push_back({r.index, r.bytes.size(), r.name});
+  auto rewritten = rewriteSections(elf, plan);
+  if (!rewritten)
+    return rewritten.takeError();
+  for (size_t k = 0; k < replacements.size(); ++k)
+    std::memcpy(rewritten->contents[k].data(), replacements[k].bytes.data(),
+                replacements[k].bytes.size());
+  return std::move(rewritten->buffer);
 }
 
 } // namespace dumpsyms

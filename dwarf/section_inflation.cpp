@@ -1,0 +1,94 @@
+#include "dwarf/section_inflation.h"
+
+#include <set>
+
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Object/Decompressor.h>
+#include <llvm/Support/ThreadPool.h>
+#include <llvm/Support/Threading.h>
+
+#include "object/section_rewriter.h"
+
+namespace dumpsyms {
+
+namespace {
+
+// DWARF sections a dump never reads.
+const std::set<std::string> kUnread = {
+    ".debug_loc",          ".debug_loclists",     ".debug_aranges",    ".debug_macro",
+    ".debug_macinfo",      ".debug_pubnames",     ".debug_pubtypes",   ".debug_gnu_pubnames",
+    ".debug_gnu_pubtypes", ".debug_names",        ".debug_loc.dwo",    ".debug_loclists.dwo",
+    ".debug_macro.dwo"};
+
+bool isDwarf(const std::string& name) { return llvm::StringRef(name).starts_with(".debug_"); }
+
+} // namespace
+
+std::unique_ptr<ElfImage> inflateDwarfSections(const ElfImage& image, unsigned threads,
+                                               std::vector<std::string>& warnings) {
+  const std::vector<ElfSection>& sections = image.sections();
+  std::vector<SectionPlan> plan;
+  std::vector<std::optional<llvm::object::Decompressor>> decompressors;
+  for (size_t i = 0; i < sections.size(); ++i) {
+    const ElfSection& section = sections[i];
+    if (!section.hasBytes() || !(section.flags & llvm::ELF::SHF_COMPRESSED) || !isDwarf(section.name))
+      continue;
+    if (kUnread.count(section.name)) {
+      plan.push_back({i, 0, std::nullopt});  // left empty
+      decompressors.emplace_back();
+      continue;
+    }
+    llvm::StringRef raw = image.bytes().substr(section.offset, section.size);
+    auto decompressor = llvm::object::Decompressor::create(section.name, raw, image.isLittleEndian(),
+                                                           image.is64Bit());
+    if (!decompressor) {
+      llvm::consumeError(decompressor.takeError());
+      return nullptr;  // LLVM reports the bad header itself
+    }
+    if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
+      return nullptr;
+    plan.push_back({i, decompressor->getDecompressedSize(), std::nullopt});
+    decompressors.emplace_back(std::move(*decompressor));
+  }
+  if (plan.empty())
+    return nullptr;
+
+  auto rewritten = rewriteSections(llvm::MemoryBufferRef(image.bytes(), image.path()), plan);
+  if (!rewritten) {
+    warnings.push_back(image.path() + ": " + llvm::toString(rewritten.takeError()));
+    return nullptr;
+  }
+  // Each section inflates straight into its place in the copy.
+  std::vector<std::string> errors(plan.size());
+  auto inflate = [&](size_t k) {
+    if (!decompressors[k])
+      return;
+    llvm::MutableArrayRef<char> out = rewritten->contents[k];
+    if (llvm::Error error = decompressors[k]->decompress(
+            {reinterpret_cast<uint8_t*>(out.data()), out.size()}))
+      errors[k] = image.path() + ": cannot inflate section '" + sections[plan[k].index].name +
+                  "': " + llvm::toString(std::move(error));
+  };
+  if (threads <= 1 || plan.size() == 1) {
+    for (size_t k = 0; k < plan.size(); ++k)
+      inflate(k);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
+    for (size_t k = 0; k < plan.size(); ++k)
+      pool.async([&, k] { inflate(k); });
+    pool.wait();
+  }
+  for (const std::string& error : errors)
+    if (!error.empty()) {
+      warnings.push_back(error);
+      return nullptr;
+    }
+  auto inflated = ElfImage::fromBuffer(std::move(rewritten->buffer), image.path());
+  if (!inflated) {
+    warnings.push_back(llvm::toString(inflated.takeError()));
+    return nullptr;
+  }
+  return std::move(*inflated);
+}
+
+} // namespace dumpsyms
