@@ -51,6 +51,10 @@ def variants():
                 add(f"c.{tag}.{opt}.dwarf{dwarf}", "x86_64", cc, [C], [f"-{opt}", "-g", f"-gdwarf-{dwarf}"], "program")
                 add(f"cxx.{tag}.{opt}.dwarf{dwarf}", "x86_64", cxx, CXX, [f"-{opt}", "-g", f"-gdwarf-{dwarf}"],
                     "program", "c++")
+        # Old DWARF versions, and frame pointers kept.
+        add(f"c.{tag}.O2.dwarf3", "x86_64", cc, [C], ["-O2", "-g", "-gdwarf-3"], "program")
+        add(f"cxx.{tag}.O2.dwarf2", "x86_64", cxx, CXX, ["-O2", "-g", "-gdwarf-2"], "program", "c++")
+        add(f"c.{tag}.O2.fp", "x86_64", cc, [C], ["-O2", "-g", "-fno-omit-frame-pointer"], "program")
         add(f"c.{tag}.m32.O2", "x86", cc, [C], ["-m32", "-O2", "-g"], "program")
         add(f"cxx.{tag}.m32.O2", "x86", cxx, CXX, ["-m32", "-O2", "-g"], "program", "c++")
         add(f"cxx.{tag}.flto.O2", "x86_64", cxx, CXX, ["-flto", "-O2", "-g"], "program", "c++")
@@ -73,6 +77,9 @@ def variants():
         for opt in ("O0", "O2"):
             add(f"free.gcc.{cpu}.{opt}", cpu, gcc, [FREE], [f"-{opt}", "-g"] + FREE_FLAGS, "freestanding")
     add("free.gcc.arm.thumb.O2", "arm", CROSS_GCC["arm"], [FREE], ["-O2", "-g", "-mthumb"] + FREE_FLAGS, "freestanding")
+    for cpu in ("arm", "riscv", "mips"):
+        add(f"free.gcc.{cpu}.O2.fp", cpu, CROSS_GCC[cpu], [FREE], ["-O2", "-g", "-fno-omit-frame-pointer"] + FREE_FLAGS,
+            "freestanding")
     add("free.gcc.arm64.O2.fp", "arm64", CROSS_GCC["arm64"], [FREE], ["-O2", "-g", "-fno-omit-frame-pointer"] + FREE_FLAGS,
         "freestanding")
     add("free.gcc.arm64.O2.pac", "arm64", CROSS_GCC["arm64"], [FREE], ["-O2", "-g", "-mbranch-protection=pac-ret"] + FREE_FLAGS,
@@ -87,6 +94,10 @@ def variants():
     add("free.clang.arm64.O2.pac", "arm64", "clang-19", [FREE],
         ["--target=aarch64-linux-gnu", "-mbranch-protection=pac-ret", "-fuse-ld=lld", "-O2", "-g"] + FREE_FLAGS,
         "freestanding")
+    for cpu in ("x86", "riscv", "mips"):
+        add(f"free.clang.{cpu}.O2.fp", cpu, "clang-19", [FREE],
+            [f"--target={CLANG_TARGET[cpu]}", "-fno-omit-frame-pointer", "-fuse-ld=lld", "-O2", "-g"] + FREE_FLAGS,
+            "freestanding")
     add("free.clang.arm64.O2.nofp", "arm64", "clang-19", [FREE],
         ["--target=aarch64-linux-gnu", "-fomit-frame-pointer", "-fuse-ld=lld", "-O2", "-g"] + FREE_FLAGS,
         "freestanding")

@@ -243,6 +243,38 @@ def main():
         if p.returncode != 0 or "common.debug" not in p.stderr:
             report.fail(f"dwz shared file missing: no warning naming it: {p.stderr.strip()[:300]}")
 
+        # --- damaged companion files: a warning, the rest still dumped -------------
+        def truncate(path, keep=0.5):
+            with open(path, "r+b") as fh:
+                fh.truncate(int(os.path.getsize(path) * keep))
+
+        d = os.path.join(tmp, "damaged")
+        os.makedirs(d)
+        # A debug file cut in half whose debuglink CRC still matches it.
+        binary = os.path.join(d, "app")
+        shutil.copy(plain, binary)
+        sh("objcopy", "--only-keep-debug", binary, os.path.join(d, "app.debug"))
+        sh("strip", "--strip-debug", binary)
+        truncate(os.path.join(d, "app.debug"))
+        sh("objcopy", f"--add-gnu-debuglink={os.path.join(d, 'app.debug')}", binary)
+        damaged = {"truncated debug file": [binary]}
+        # A truncated .dwo and a truncated dwz file.
+        split_dir = os.path.join(tmp, "split-gcc-dwarf-5")
+        dwo = os.path.join(tmp, "split-gcc-dwarf-5-dwo")
+        for n in os.listdir(dwo):
+            truncate(os.path.join(dwo, n), 0.3)
+        damaged["truncated .dwo"] = [os.path.join(split_dir, "app"), dwo]
+        truncate(os.path.join(ids, ".build-id", shared_id[:2], shared_id[2:] + ".debug"), 0.4)
+        damaged["truncated dwz file"] = [os.path.join(moved, "a"), ids]
+        for label, argv in damaged.items():
+            p = dump(args, "-v", *argv)
+            sym = symfile.SymFile(p.stdout)
+            if p.returncode != 0 or "warning" not in p.stderr or sym.structural_problems() or not sym.publics \
+                    and not sym.funcs:
+                report.fail(f"{label}: exit {p.returncode}, {len(sym.funcs)} FUNC, stderr {p.stderr.strip()[:300]}")
+            else:
+                print(f"{label}: dumped with a warning ({len(sym.funcs)} FUNC records)")
+
         # --- MiniDebugInfo and nothing at all -------------------------------------
         mini = os.path.join(tmp, "mini")
         shutil.copy(plain, mini)

@@ -4,11 +4,13 @@ its own build-id (checked against the image this test reads out of its own
 memory and hands to readelf), with STACK CFI from its .eh_frame, and a file
 that is sound. --linux-gate writes Breakpad's templates."""
 import re
+import os
 import subprocess
+import sys
 import tempfile
 
 import symfile
-from common import Report, arguments
+from common import Report, arguments, require_shared
 
 
 def vdso_build_id():
@@ -28,6 +30,7 @@ def vdso_build_id():
 
 def main():
     args = arguments()
+    require_shared(args)
     report = Report("vdso")
     p = subprocess.run([args.dump_syms, "--vdso"], capture_output=True, text=True)
     if p.returncode != 0:
@@ -42,6 +45,13 @@ def main():
         report.fail(f"--vdso: CODE_ID {sym.info.get('CODE_ID')!r}, the vDSO's build-id is {vdso_build_id()}")
     if not sym.cfi or not sym.publics:
         report.fail("--vdso: no STACK CFI or no PUBLIC records")
+    with tempfile.NamedTemporaryFile("w", suffix=".sym") as out:
+        out.write(p.stdout)
+        out.flush()
+        check = subprocess.run([sys.executable, os.path.join(args.shared, "tools", "symcheck.py"), "validate",
+                                out.name], capture_output=True, text=True)
+        if check.returncode != 0:
+            report.fail(f"--vdso: symcheck validate: {check.stdout.strip()}")
     for vendor, code_size in (("intel", "200"), ("amd", "100")):
         t = subprocess.run([args.dump_syms, "--linux-gate", vendor], capture_output=True, text=True)
         s = symfile.SymFile(t.stdout)
