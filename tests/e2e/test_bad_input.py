@@ -162,28 +162,32 @@ def main():
                     d[i] = rng.randrange(256)
             dump_ok(args, report, patched(cxx, tmp, "scrambled" + name, scramble), tmp, "scrambled " + name)
 
-        # Random damage anywhere: never a crash or a hang.
+        # Random damage anywhere: never a crash or a hang. Inputs of several
+        # kinds: C (x86_64), C++ with split-off .cold parts (clang, DWARF 5),
+        # and ARM code unwound only by .ARM.exidx.
+        by_name = {f["name"]: f["path"] for f in fixtures(args)}
         rng = random.Random(7)
-        with open(program, "rb") as fh:
-            original = fh.read()
         crashes = 0
-        for i in range(150):
-            data = bytearray(original)
+        sources = [by_name[n] for n in ("c.gcc.O2.dwarf5", "cxx.clang.O2.dwarf5", "free.gcc.arm.O2.exidx")]
+        for i in range(240):
+            source = sources[i % len(sources)]
+            with open(source, "rb") as fh:
+                data = bytearray(fh.read())
             for _ in range(rng.choice([1, 4, 32])):
                 data[rng.randrange(len(data))] = rng.randrange(256)
             path = os.path.join(tmp, "fuzz")
             with open(path, "wb") as fh:
                 fh.write(data)
-            p = run(args, path, "--output", os.path.join(tmp, "fuzz.sym"), timeout=30)
+            p = run(args, "-d", path, "--output", os.path.join(tmp, "fuzz.sym"), timeout=30)
             if p is None:
-                report.fail(f"fuzz case {i}: hung")
-                shutil.copy(path, os.path.join(tmp, f"hang-{i}"))
+                report.fail(f"fuzz case {i} ({os.path.basename(source)}): hung")
+                shutil.copy(path, os.path.join(tempfile.gettempdir(), f"dump_syms-hang-{i}"))
             elif p.returncode not in (0, 1):
                 crashes += 1
                 kept = os.path.join(tempfile.gettempdir(), f"dump_syms-crash-{i}")
                 shutil.copy(path, kept)
                 report.fail(f"fuzz case {i}: exit {p.returncode} ({p.stderr.strip()[-200:]}); input kept at {kept}")
-        report.note(f"150 damaged copies of {os.path.basename(program)}: {crashes} crashes")
+        report.note(f"240 damaged copies of {len(sources)} fixtures: {crashes} crashes")
     finally:
         shutil.rmtree(tmp)
     report.finish()
