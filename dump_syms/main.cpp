@@ -84,11 +84,23 @@ void printDiagnostics(const Diagnostics& diagnostics, const Options& options) {
   _exit(kExitError);
 }
 
+// LLVM ends the process on some malformed input it meets deep inside (a
+// "fatal error"): that is an error about the input, reported as one.
+std::string* current_input = nullptr;
+
+[[noreturn]] void fatalInputError(void*, const char* reason, bool) {
+  std::fprintf(stderr, "dump_syms: error: %s: corrupt input: %s\n",
+               current_input ? current_input->c_str() : "input", reason);
+  std::fflush(stderr);
+  _exit(kExitError);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   std::set_new_handler([] { outOfMemory(); });
   llvm::install_bad_alloc_error_handler([](void*, const char*, bool) { outOfMemory(); }, nullptr);
+  llvm::install_fatal_error_handler(fatalInputError, nullptr);
   Options options;
   CLI::App app{"Writes the Breakpad symbol file of an ELF binary.", "dump_syms"};
   defineOptions(app, options);
@@ -113,6 +125,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  current_input = &options.binary;
   Diagnostics diagnostics;
   Progress progress(!options.quiet && isatty(STDERR_FILENO));
   auto module = dumpModule(options, diagnostics, progress);

@@ -25,15 +25,20 @@ namespace {
 // units too) is parsed before the parallel walk, which then only reads.
 // Abbreviations and .dwo loading go one unit at a time; DIE extraction,
 // which touches only its own unit, in parallel.
-void extractAllDies(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
+// Returns false when some unit's abbreviations cannot be read: LLVM would
+// then retry parsing them, filling a shared table, from whichever thread
+// touches that unit (also through a reference from another unit). Such
+// input is read on one thread.
+bool extractAllDies(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
                     const ExtractOptions& options, unsigned threads) {
   std::vector<DWARFUnit*> all;
   for (const auto& unit : context.info_section_units())
     all.push_back(unit.get());
   for (const auto& unit : context.types_section_units())
     all.push_back(unit.get());
+  bool sound = true;
   for (DWARFUnit* unit : all)
-    unit->getAbbreviations();
+    sound &= unit->getAbbreviations() != nullptr;
   for (DWARFUnit* unit : compile_units) {
     DWARFDie unit_die = unit->getUnitDIE(true);
     if (!unit_die || !unit_die.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}))
@@ -41,20 +46,21 @@ void extractAllDies(DWARFContext& context, const std::vector<DWARFUnit*>& compil
     std::string location = options.locate_dwo ? options.locate_dwo(*unit) : std::string();
     DWARFDie split = unit->getNonSkeletonUnitDIE(true, location);
     if (split && split.getDwarfUnit() != unit) {
-      split.getDwarfUnit()->getAbbreviations();
+      sound &= split.getDwarfUnit()->getAbbreviations() != nullptr;
       all.push_back(split.getDwarfUnit());
     }
   }
   auto extract = [](DWARFUnit* unit) { unit->getUnitDIE(false); };
-  if (threads <= 1) {
+  if (threads <= 1 || !sound) {
     for (DWARFUnit* unit : all)
       extract(unit);
-    return;
+    return sound;
   }
   DefaultThreadPool pool(hardware_concurrency(threads));
   for (DWARFUnit* unit : all)
     pool.async([unit, &extract] { extract(unit); });
   pool.wait();
+  return true;
 }
 
 // True when the units LLVM found reach the end of .debug_info: it stops
@@ -87,8 +93,8 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   unsigned threads =
       options.threads ? options.threads : hardware_concurrency().compute_thread_count();
   std::vector<std::string> open_warnings;
-  std::unique_ptr<ElfImage> inflated = inflateDwarfSections(image, threads, open_warnings);
-  const ElfImage& source = inflated ? *inflated : image;
+  std::unique_ptr<ElfImage> prepared = prepareDwarfSections(image, threads, open_warnings);
+  const ElfImage& source = prepared ? *prepared : image;
   std::unique_ptr<DWARFContext> context = open(source);
   // LLVM stops at the first unit header it cannot parse; blank the broken
   // headers in a copy and read that instead, losing only those units.
@@ -103,7 +109,11 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   std::vector<DWARFUnit*> units;
   for (const auto& unit : context->compile_units())
     units.push_back(unit.get());
-  extractAllDies(*context, units, options.extract, threads);
+  if (!extractAllDies(*context, units, options.extract, threads)) {
+    diagnostics.warn(image.path() +
+                     ": some units' abbreviations are unreadable (corrupt input): read on one thread");
+    threads = 1;
+  }
 
   ExtractOptions unit_options = options.extract;
   std::unique_ptr<ElfImage> supplementary_image;
@@ -121,7 +131,8 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
       std::vector<DWARFUnit*> shared;
       for (const auto& unit : supplementary_context->compile_units())
         shared.push_back(unit.get());
-      extractAllDies(*supplementary_context, shared, {}, threads);
+      if (!extractAllDies(*supplementary_context, shared, {}, threads))
+        threads = 1;
       supplementary.context = supplementary_context.get();
       auto strings = supplementary_image->sectionBytes(".debug_str");
       if (!strings)

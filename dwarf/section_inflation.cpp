@@ -1,5 +1,6 @@
 #include "dwarf/section_inflation.h"
 
+#include <cstring>
 #include <set>
 
 #include <llvm/BinaryFormat/ELF.h>
@@ -22,17 +23,37 @@ const std::set<std::string> kUnread = {
 
 bool isDwarf(const std::string& name) { return llvm::StringRef(name).starts_with(".debug_"); }
 
+// Sections of DIEs, which the parser may overrun on corrupt input.
+bool holdsUnits(const std::string& name) {
+  return name == ".debug_info" || name == ".debug_types" || name == ".debug_info.dwo" ||
+         name == ".debug_types.dwo";
+}
+
+// Far more than one DIE's worth of fixed-size attributes.
+constexpr uint64_t kGuard = 4096;
+
 } // namespace
 
-std::unique_ptr<ElfImage> inflateDwarfSections(const ElfImage& image, unsigned threads,
+std::unique_ptr<ElfImage> prepareDwarfSections(const ElfImage& image, unsigned threads,
                                                std::vector<std::string>& warnings) {
   const std::vector<ElfSection>& sections = image.sections();
   std::vector<SectionPlan> plan;
   std::vector<std::optional<llvm::object::Decompressor>> decompressors;
+  bool has_units = false;
   for (size_t i = 0; i < sections.size(); ++i) {
     const ElfSection& section = sections[i];
-    if (!section.hasBytes() || !(section.flags & llvm::ELF::SHF_COMPRESSED) || !isDwarf(section.name))
+    if (!section.hasBytes() || !isDwarf(section.name))
       continue;
+    has_units |= holdsUnits(section.name);
+    uint64_t guard = holdsUnits(section.name) ? kGuard : 0;
+    if (!(section.flags & llvm::ELF::SHF_COMPRESSED)) {
+      if (guard)  // copied as it is, to get the guard
+        plan.push_back({i, section.size, std::nullopt, guard});
+      else
+        continue;
+      decompressors.emplace_back();
+      continue;
+    }
     if (kUnread.count(section.name)) {
       plan.push_back({i, 0, std::nullopt});  // left empty
       decompressors.emplace_back();
@@ -47,10 +68,10 @@ std::unique_ptr<ElfImage> inflateDwarfSections(const ElfImage& image, unsigned t
     }
     if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
       return nullptr;
-    plan.push_back({i, decompressor->getDecompressedSize(), std::nullopt});
+    plan.push_back({i, decompressor->getDecompressedSize(), std::nullopt, guard});
     decompressors.emplace_back(std::move(*decompressor));
   }
-  if (plan.empty())
+  if (plan.empty() || !has_units)
     return nullptr;
 
   auto rewritten = rewriteSections(llvm::MemoryBufferRef(image.bytes(), image.path()), plan);
@@ -61,9 +82,13 @@ std::unique_ptr<ElfImage> inflateDwarfSections(const ElfImage& image, unsigned t
   // Each section inflates straight into its place in the copy.
   std::vector<std::string> errors(plan.size());
   auto inflate = [&](size_t k) {
-    if (!decompressors[k])
-      return;
     llvm::MutableArrayRef<char> out = rewritten->contents[k];
+    if (!decompressors[k]) {
+      const ElfSection& section = sections[plan[k].index];
+      if (!(section.flags & llvm::ELF::SHF_COMPRESSED))
+        std::memcpy(out.data(), image.bytes().data() + section.offset, out.size());
+      return;
+    }
     if (llvm::Error error = decompressors[k]->decompress(
             {reinterpret_cast<uint8_t*>(out.data()), out.size()}))
       errors[k] = image.path() + ": cannot inflate section '" + sections[plan[k].index].name +

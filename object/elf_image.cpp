@@ -46,6 +46,7 @@ Error readHeaders(const ELFFile<ELFT>& file, const std::string& path,
     section.address = header.sh_addr;
     section.offset = header.sh_offset;
     section.size = header.sh_size;
+    section.entry_size = header.sh_entsize;
     section.link = header.sh_link;
     if (section.hasBytes() &&
         (section.offset > file_size || section.size > file_size - section.offset))

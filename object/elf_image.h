@@ -24,6 +24,7 @@ struct ElfSection {
   uint64_t address = 0;
   uint64_t offset = 0;
   uint64_t size = 0;
+  uint64_t entry_size = 0;
   uint32_t link = 0;
 
   bool hasBytes() const; // false for SHT_NOBITS and SHT_NULL

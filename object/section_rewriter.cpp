@@ -48,7 +48,7 @@ Expected<RewrittenElf> rewrite(MemoryBufferRef input, const std::vector<SectionP
       header.sh_offset = end;
       header.sh_size = entry.size;
       header.sh_flags = header.sh_flags & ~uint64_t(ELF::SHF_COMPRESSED);
-      end = align8(end + entry.size);
+      end = align8(end + entry.size + entry.guard);
       if (entry.name)
         name = *entry.name;
     }
@@ -95,8 +95,12 @@ Expected<RewrittenElf> rewrite(MemoryBufferRef input, const std::vector<SectionP
   std::memcpy(base + table[names_index].sh_offset, names.data(), names.size());
   std::memcpy(base + table_offset, table.data(), table.size() * sizeof(Shdr));
   reinterpret_cast<typename ELFT::Ehdr*>(base)->e_shoff = table_offset;
-  for (size_t k = 0; k < plan.size(); ++k)
+  for (size_t k = 0; k < plan.size(); ++k) {
     out.contents.emplace_back(base + content_offset[k], plan[k].size);
+    std::memset(base + content_offset[k] + plan[k].size, 0,
+                align8(content_offset[k] + plan[k].size + plan[k].guard) -
+                    (content_offset[k] + plan[k].size));
+  }
   return out;
 }
 

@@ -19,6 +19,7 @@ struct SectionPlan {
   size_t index = 0;                // section header index
   uint64_t size = 0;               // size of the new contents
   std::optional<std::string> name; // a new name, else the old one
+  uint64_t guard = 0;              // zero bytes to follow the contents
 };
 
 // The copy, with one slice per plan entry for the caller to fill (in any

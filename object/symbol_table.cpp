@@ -45,16 +45,41 @@ void collect(const ElfImage& image, Range symbols, std::vector<CodeSymbol>& out,
 
 } // namespace
 
+// LLVM's symbol iterators abort the process on a malformed table, so each
+// table is checked first: whole entries, inside the file, and a string
+// table that exists.
+bool wellFormed(const ElfImage& image, const ElfSection& table, Diagnostics& diagnostics) {
+  uint64_t entry = image.is64Bit() ? sizeof(ELF::Elf64_Sym) : sizeof(ELF::Elf32_Sym);
+  std::string problem;
+  if (table.entry_size != entry)
+    problem = "entries of " + std::to_string(table.entry_size) + " bytes, not " + std::to_string(entry);
+  else if (table.size % entry != 0)
+    problem = "its size is not a whole number of entries";
+  else if (table.link >= image.sections().size() ||
+           image.sections()[table.link].type != ELF::SHT_STRTAB)
+    problem = "it names no string table";
+  if (!problem.empty())
+    diagnostics.warn(image.path() + ": symbol table " + table.name + " is corrupt (" + problem +
+                     "); its symbols are not used");
+  return problem.empty();
+}
+
 std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, Diagnostics& diagnostics) {
   std::vector<CodeSymbol> out;
-  bool has_symtab = false;
-  for (const ElfSection& section : image.sections())
-    if (section.type == ELF::SHT_SYMTAB)
-      has_symtab = true;
-  if (has_symtab)
-    collect(image, image.object().symbols(), out, diagnostics);
-  else
+  const ElfSection* symtab = nullptr;
+  const ElfSection* dynsym = nullptr;
+  for (const ElfSection& section : image.sections()) {
+    if (section.type == ELF::SHT_SYMTAB && !symtab)
+      symtab = &section;
+    if (section.type == ELF::SHT_DYNSYM && !dynsym)
+      dynsym = &section;
+  }
+  if (symtab) {
+    if (wellFormed(image, *symtab, diagnostics))
+      collect(image, image.object().symbols(), out, diagnostics);
+  } else if (dynsym && wellFormed(image, *dynsym, diagnostics)) {
     collect(image, image.object().getDynamicSymbolIterators(), out, diagnostics);
+  }
   return out;
 }
 
