@@ -1,8 +1,7 @@
 #include "dump_syms/dump_module.h"
 
-#include "cfi/arm_exidx_reader.h"
-#include "cfi/dwarf_cfi_reader.h"
 #include "cfi/linux_gate.h"
+#include "cfi/unwind_info_reader.h"
 #include "dump_syms/input_files.h"
 #include "dwarf/debug_info_reader.h"
 #include "object/cpu_name.h"
@@ -41,47 +40,6 @@ Expected<Module> moduleHeader(const ElfImage& binary, const Options& options) {
         sys::path::filename(options.name_override ? *options.name_override : binary.path()).str();
   header.load_address = binary.loadAddress();
   return header;
-}
-
-// Adds STACK CFI frames from .eh_frame and .debug_frame, taking each
-// section from the first image that has its bytes.
-void addDwarfCfi(const std::vector<const ElfImage*>& images, ModuleBuilder& builder,
-                 CfiStats& stats, Diagnostics& diagnostics) {
-  const ElfImage& binary = *images.front();
-  std::optional<RegisterNames> registers =
-      RegisterNames::forMachine(binary.machine(), binary.is64Bit());
-  if (!registers) {
-    diagnostics.note("no STACK CFI: Breakpad's stack walker takes no CFI for this CPU");
-    return;
-  }
-  for (auto [name, source] : {std::pair{".eh_frame", CfiSource::EhFrame},
-                              std::pair{".debug_frame", CfiSource::DebugFrame}}) {
-    for (const ElfImage* image : images) {
-      const ElfSection* section = image->findSection(name);
-      if (!section || !section->hasBytes())
-        continue;
-      auto bytes = image->sectionBytes(*section);
-      if (!bytes) {
-        diagnostics.warn(toString(bytes.takeError()));
-        break;
-      }
-      CfiSectionInput input;
-      input.bytes = **bytes;
-      input.address = section->address;
-      input.is_eh_frame = source == CfiSource::EhFrame;
-      input.machine = image->machine();
-      input.is_64_bit = image->is64Bit();
-      input.little_endian = image->isLittleEndian();
-      input.origin = image->path() + ": " + name;
-      for (CfiFrame& frame : readDwarfCfi(input, *registers, stats, diagnostics))
-        builder.addCfiFrame(std::move(frame), source);
-      break;
-    }
-  }
-  // ARM's own exception tables, for what no DWARF CFI covers (the builder
-  // gives DWARF's frames precedence).
-  for (CfiFrame& frame : readArmExidx(binary, stats, diagnostics))
-    builder.addCfiFrame(std::move(frame), CfiSource::ArmExidx);
 }
 
 } // namespace
@@ -140,7 +98,7 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
 
   CfiStats cfi_stats;
   if (!options.no_cfi)
-    addDwarfCfi({&binary, &debug_image}, builder, cfi_stats, diagnostics);
+    readUnwindInfo({&binary, &debug_image}, builder, cfi_stats, diagnostics);
   if (cfi_stats.rules_untranslated) {
     diagnostics.warn(std::to_string(cfi_stats.rules_untranslated) +
                      " CFI rules could not be said in postfix and were written as .undef");

@@ -1,0 +1,48 @@
+#include "cfi/unwind_info_reader.h"
+
+#include "cfi/arm_exidx_reader.h"
+
+namespace dumpsyms {
+
+using namespace llvm;
+
+void readUnwindInfo(const std::vector<const ElfImage*>& images, ModuleBuilder& builder,
+                    CfiStats& stats, Diagnostics& diagnostics) {
+  const ElfImage& binary = *images.front();
+  std::optional<RegisterNames> registers =
+      RegisterNames::forMachine(binary.machine(), binary.is64Bit());
+  if (!registers) {
+    diagnostics.note("no STACK CFI: Breakpad's stack walker takes no CFI for this CPU");
+    return;
+  }
+  for (auto [name, source] : {std::pair{".eh_frame", CfiSource::EhFrame},
+                              std::pair{".debug_frame", CfiSource::DebugFrame}}) {
+    for (const ElfImage* image : images) {
+      const ElfSection* section = image->findSection(name);
+      if (!section || !section->hasBytes())
+        continue;
+      auto bytes = image->sectionBytes(*section);
+      if (!bytes) {
+        diagnostics.warn(toString(bytes.takeError()));
+        break;
+      }
+      CfiSectionInput input;
+      input.bytes = **bytes;
+      input.address = section->address;
+      input.is_eh_frame = source == CfiSource::EhFrame;
+      input.machine = image->machine();
+      input.is_64_bit = image->is64Bit();
+      input.little_endian = image->isLittleEndian();
+      input.origin = image->path() + ": " + name;
+      for (CfiFrame& frame : readDwarfCfi(input, *registers, stats, diagnostics))
+        builder.addCfiFrame(std::move(frame), source);
+      break;
+    }
+  }
+  // ARM's own exception tables, for what no DWARF CFI covers (the builder
+  // gives DWARF's frames precedence).
+  for (CfiFrame& frame : readArmExidx(binary, stats, diagnostics))
+    builder.addCfiFrame(std::move(frame), CfiSource::ArmExidx);
+}
+
+} // namespace dumpsyms

@@ -1,0 +1,20 @@
+// All the unwind information of a binary and its debug file: STACK CFI
+// frames from .eh_frame and .debug_frame (each taken from the first image
+// that has its bytes) and, on 32-bit ARM, from .ARM.exidx, handed to the
+// ModuleBuilder, which keeps one frame per range (.eh_frame's first).
+#pragma once
+
+#include "cfi/dwarf_cfi_reader.h"
+#include "object/elf_image.h"
+#include "symbol_writer/diagnostics.h"
+#include "symbol_writer/module_builder.h"
+
+#include <vector>
+
+namespace dumpsyms {
+
+// `images` in order of preference; the first is the binary.
+void readUnwindInfo(const std::vector<const ElfImage*>& images, ModuleBuilder& builder,
+                    CfiStats& stats, Diagnostics& diagnostics);
+
+} // namespace dumpsyms
