@@ -50,8 +50,8 @@ shared_dir() {
 build() {
   install_missing
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDUMP_SYMS_WERROR=ON \
-    -DSHARED_DIR="$(shared_dir)" >/dev/null
-  cmake --build "$BUILD" -j "$(nproc)"
+    -DSHARED_DIR="$(shared_dir)" >&2
+  cmake --build "$BUILD" -j "$(nproc)" >&2
 }
 
 cmd=${1:-}
