@@ -144,6 +144,103 @@ private:
   CfiStats& stats_;
 };
 
+// LLVM's .eh_frame parser gives up on the whole section at a personality or
+// LSDA pointer encoded relative to data, text or a function (DW_EH_PE_datarel,
+// textrel, funcrel): it cannot compute such values. We never use them, so
+// in a copy those encodings become plain values of the same size.
+std::optional<std::string> withReadablePersonalities(StringRef bytes, bool little_endian,
+                                                     unsigned address_size) {
+  std::string copy;
+  auto word = [&](uint64_t at, unsigned size) {
+    uint64_t value = 0;
+    for (unsigned i = 0; i < size; ++i)
+      value |= uint64_t(static_cast<uint8_t>(bytes[at + i]))
+               << (8 * (little_endian ? i : size - 1 - i));
+    return value;
+  };
+  auto leb = [&](uint64_t& at) {
+    while (at < bytes.size() && (static_cast<uint8_t>(bytes[at]) & 0x80))
+      ++at;
+    ++at;
+  };
+  auto unreadable = [](uint8_t encoding) {
+    uint8_t application = encoding & 0x70;
+    return encoding != dwarf::DW_EH_PE_omit &&
+           (application == dwarf::DW_EH_PE_datarel || application == dwarf::DW_EH_PE_textrel ||
+            application == dwarf::DW_EH_PE_funcrel);
+  };
+  auto pointerSize = [&](uint8_t encoding) -> unsigned {
+    switch (encoding & 0x0f) {
+    case dwarf::DW_EH_PE_udata2:
+    case dwarf::DW_EH_PE_sdata2:
+      return 2;
+    case dwarf::DW_EH_PE_udata4:
+    case dwarf::DW_EH_PE_sdata4:
+      return 4;
+    case dwarf::DW_EH_PE_udata8:
+    case dwarf::DW_EH_PE_sdata8:
+      return 8;
+    case dwarf::DW_EH_PE_absptr:
+      return address_size;
+    default:
+      return 0;
+    }
+  };
+  uint64_t offset = 0;
+  while (offset + 8 <= bytes.size()) {
+    uint64_t length = word(offset, 4);
+    uint64_t header = offset + 4;
+    if (length == 0)
+      break;
+    if (length == 0xffffffff)
+      return std::nullopt; // 64-bit .eh_frame: left to LLVM as it is
+    uint64_t end = header + length;
+    if (end > bytes.size())
+      break;
+    if (word(header, 4) == 0) { // a CIE
+      uint64_t at = header + 5;
+      size_t string_end = bytes.find('\0', at);
+      if (string_end == StringRef::npos || string_end >= end)
+        break;
+      StringRef augmentation = bytes.slice(at, string_end);
+      at = string_end + 1;
+      uint8_t version = static_cast<uint8_t>(bytes[header + 4]);
+      leb(at); // code alignment
+      leb(at); // data alignment
+      if (version == 1)
+        ++at;
+      else
+        leb(at); // return address register
+      if (augmentation.starts_with("z")) {
+        leb(at); // augmentation length
+        for (char c : augmentation.drop_front()) {
+          if (at >= end)
+            break;
+          uint8_t encoding = static_cast<uint8_t>(bytes[at]);
+          if (c == 'P' || c == 'L') {
+            if (unreadable(encoding)) {
+              if (copy.empty())
+                copy = bytes.str();
+              copy[at] = static_cast<char>(encoding & ~0x70);
+            }
+            ++at;
+            if (c == 'P')
+              at += pointerSize(encoding);
+          } else if (c == 'R') {
+            ++at;
+          } else if (c != 'S' && c != 'B' && c != 'G') {
+            break;
+          }
+        }
+      }
+    }
+    offset = end;
+  }
+  if (copy.empty())
+    return std::nullopt;
+  return copy;
+}
+
 std::vector<CfiRule> toRules(const RuleMap& map) {
   std::vector<CfiRule> rules;
   for (const auto& [name, expression] : map)
@@ -158,7 +255,11 @@ std::vector<CfiFrame> readDwarfCfi(const CfiSectionInput& input, const RegisterN
   std::vector<CfiFrame> frames;
   DWARFDebugFrame parser(archOf(input.machine, input.is_64_bit, input.little_endian),
                          input.is_eh_frame, input.address);
-  DWARFDataExtractor data(input.bytes, input.little_endian, input.is_64_bit ? 8 : 4);
+  std::optional<std::string> readable;
+  if (input.is_eh_frame)
+    readable = withReadablePersonalities(input.bytes, input.little_endian, input.is_64_bit ? 8 : 4);
+  DWARFDataExtractor data(readable ? StringRef(*readable) : input.bytes, input.little_endian,
+                          input.is_64_bit ? 8 : 4);
   if (Error error = parser.parse(data))
     diagnostics.warn(input.origin + ": " + toString(std::move(error)) +
                      " (the entries before it are used)");

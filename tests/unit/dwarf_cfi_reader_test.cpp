@@ -327,3 +327,37 @@ TEST(DwarfCfiReader, ProgramErrorsKeepTheRowsBefore) {
 
 } // namespace
 } // namespace dumpsyms
+
+namespace dumpsyms {
+namespace {
+
+// Personality and LSDA pointers in the rarer encodings (datarel, textrel,
+// aligned): only the FDE ranges matter to us, so such CIEs must not cost
+// the section.
+TEST(DwarfCfiReader, RarePersonalityEncodings) {
+  for (uint8_t encoding :
+       {uint8_t(DW_EH_PE_datarel | DW_EH_PE_sdata4), uint8_t(DW_EH_PE_textrel | DW_EH_PE_udata4),
+        uint8_t(DW_EH_PE_indirect | DW_EH_PE_datarel | DW_EH_PE_sdata4)}) {
+    SCOPED_TRACE(static_cast<int>(encoding));
+    const uint64_t section = 0x3000;
+    Bytes cie;
+    cie.u32(0).u8(1).str("zPR").uleb(1).sleb(-8).uleb(16);
+    Bytes augmentation;
+    augmentation.u8(encoding).u32(0x40).u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+    cie.uleb(augmentation.size()).raw(augmentation.data()).raw(cieInstructions().data());
+    std::string cie_entry = entry32(cie.data());
+    uint64_t fde_offset = cie_entry.size();
+    Bytes fde;
+    fde.u32(fde_offset + 4)
+        .u32(static_cast<uint32_t>(0x1500 - (section + fde_offset + 8)))
+        .u32(0x10)
+        .uleb(0);
+    std::string warnings;
+    std::vector<CfiFrame> frames = read(cie_entry + entry32(fde.data()), section, true, &warnings);
+    ASSERT_EQ(frames.size(), 1u) << warnings;
+    EXPECT_EQ(frames[0].range, (AddressRange{0x1500, 0x1510}));
+  }
+}
+
+} // namespace
+} // namespace dumpsyms
