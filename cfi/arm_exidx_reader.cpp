@@ -176,6 +176,22 @@ private:
   std::map<int, int64_t> saved_; // register -> offset from the base
 };
 
+// Appends the bytes of the `count` opcode words that follow `address`, most
+// significant byte first; false when they are not there.
+bool appendOpcodeWords(const ImageMemory& memory, uint64_t address, unsigned count,
+                       std::vector<uint8_t>& ops, std::string& reason) {
+  for (unsigned k = 1; k <= count; ++k) {
+    std::optional<uint32_t> word = memory.word(address + 4 * k);
+    if (!word) {
+      reason = "truncated .ARM.extab entry";
+      return false;
+    }
+    for (int shift = 24; shift >= 0; shift -= 8)
+      ops.push_back(uint8_t(*word >> shift));
+  }
+  return true;
+}
+
 // The unwind opcodes of one entry, from its inline word or its .ARM.extab
 // record. std::nullopt with a reason when there are none to run.
 std::optional<std::vector<uint8_t>> opcodes(const ImageMemory& memory, uint32_t entry,
@@ -191,18 +207,8 @@ std::optional<std::vector<uint8_t>> opcodes(const ImageMemory& memory, uint32_t 
       reason = "unknown compact personality " + std::to_string(personality);
       return false;
     }
-    unsigned extra = (word >> 16) & 0xff;
     ops = {uint8_t(word >> 8), uint8_t(word)};
-    for (unsigned k = 1; k <= extra; ++k) {
-      std::optional<uint32_t> more = memory.word(address + 4 * k);
-      if (!more) {
-        reason = "truncated .ARM.extab entry";
-        return false;
-      }
-      for (int shift = 24; shift >= 0; shift -= 8)
-        ops.push_back(uint8_t(*more >> shift));
-    }
-    return true;
+    return appendOpcodeWords(memory, address, (word >> 16) & 0xff, ops, reason);
   };
 
   if (entry & 0x80000000u)
@@ -222,17 +228,9 @@ std::optional<std::vector<uint8_t>> opcodes(const ImageMemory& memory, uint32_t 
     reason = "truncated .ARM.extab entry";
     return std::nullopt;
   }
-  unsigned extra = (*data >> 24) & 0xff;
   ops = {uint8_t(*data >> 16), uint8_t(*data >> 8), uint8_t(*data)};
-  for (unsigned k = 1; k <= extra; ++k) {
-    std::optional<uint32_t> more = memory.word(record + 4 + 4 * k);
-    if (!more) {
-      reason = "truncated .ARM.extab entry";
-      return std::nullopt;
-    }
-    for (int shift = 24; shift >= 0; shift -= 8)
-      ops.push_back(uint8_t(*more >> shift));
-  }
+  if (!appendOpcodeWords(memory, record + 4, (*data >> 24) & 0xff, ops, reason))
+    return std::nullopt;
   return ops;
 }
 

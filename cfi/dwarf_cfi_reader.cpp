@@ -270,7 +270,6 @@ std::vector<CfiFrame> readDwarfCfi(const CfiSectionInput& input, const RegisterN
       continue;
     RuleTable table = runFrameProgram(*fde);
     if (!table.error.empty()) {
-      ++stats.programs_cut_short;
       diagnostics.warn(input.origin + ": FDE at offset 0x" + utohexstr(fde->getOffset()) + ": " +
                        table.error + " (rules up to that point are kept)");
     }

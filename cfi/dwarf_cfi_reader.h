@@ -29,7 +29,6 @@ struct CfiStats {
   uint64_t rules_written = 0;
   uint64_t rules_untranslated = 0;
   std::map<std::string, uint64_t> reasons;
-  uint64_t programs_cut_short = 0;
 };
 
 std::vector<CfiFrame> readDwarfCfi(const CfiSectionInput& input, const RegisterNames& registers,

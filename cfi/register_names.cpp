@@ -140,11 +140,4 @@ const std::string& RegisterNames::name(uint64_t dwarf_register) const {
   return dwarf_register < names_.size() ? names_[dwarf_register] : none;
 }
 
-std::optional<uint64_t> RegisterNames::number(const std::string& wanted) const {
-  for (size_t i = 0; i < names_.size(); ++i)
-    if (names_[i] == wanted)
-      return i;
-  return std::nullopt;
-}
-
 } // namespace dumpsyms

@@ -16,8 +16,6 @@ public:
 
   // "" when the CPU has no name for this number.
   const std::string& name(uint64_t dwarf_register) const;
-  // The DWARF number of a name, for the evaluator and tests.
-  std::optional<uint64_t> number(const std::string& name) const;
   // Bytes in a machine word: the width of postfix arithmetic and of `^`.
   unsigned wordSize() const { return word_size_; }
   // The stack pointer's name, which the caller's value of is the CFA.

@@ -115,6 +115,18 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
     diagnostics.note(
         std::to_string(stats.functions_from_symbols) +
         " FUNC records named from the symbol table (line rows without a DWARF function)");
+  auto note = [&](uint64_t count, const char* what) {
+    if (count)
+      diagnostics.note(std::to_string(count) + " " + what);
+  };
+  note(stats.functions_outside_segments,
+       "functions dropped: their code lies outside every loaded segment (discarded by the linker)");
+  note(stats.functions_merged,
+       "functions share their entry address with another (identical code folded)");
+  note(stats.function_ranges_trimmed,
+       "function ranges trimmed where they overlapped another function");
+  note(stats.cfi_frames_overlapping,
+       "CFI frames left out where another source already covered the code (.eh_frame preferred)");
   if (stats.lines_dropped)
     diagnostics.note(std::to_string(stats.lines_dropped) +
                      " line rows dropped (overlapping, or outside every function and symbol)");

@@ -110,8 +110,9 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   for (const auto& unit : context->compile_units())
     units.push_back(unit.get());
   if (!extractAllDies(*context, units, options.extract, threads)) {
-    diagnostics.warn(image.path() +
-                     ": some units' abbreviations are unreadable (corrupt input): read on one thread");
+    diagnostics.warn(
+        image.path() +
+        ": some units' abbreviations are unreadable (corrupt input): read on one thread");
     threads = 1;
   }
 

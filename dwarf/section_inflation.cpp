@@ -1,14 +1,13 @@
 #include "dwarf/section_inflation.h"
 
-#include <cstring>
-#include <set>
+#include "object/section_rewriter.h"
 
+#include <cstring>
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/Decompressor.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
-
-#include "object/section_rewriter.h"
+#include <set>
 
 namespace dumpsyms {
 
@@ -16,12 +15,14 @@ namespace {
 
 // DWARF sections a dump never reads.
 const std::set<std::string> kUnread = {
-    ".debug_loc",          ".debug_loclists",     ".debug_aranges",    ".debug_macro",
-    ".debug_macinfo",      ".debug_pubnames",     ".debug_pubtypes",   ".debug_gnu_pubnames",
-    ".debug_gnu_pubtypes", ".debug_names",        ".debug_loc.dwo",    ".debug_loclists.dwo",
+    ".debug_loc",          ".debug_loclists", ".debug_aranges",  ".debug_macro",
+    ".debug_macinfo",      ".debug_pubnames", ".debug_pubtypes", ".debug_gnu_pubnames",
+    ".debug_gnu_pubtypes", ".debug_names",    ".debug_loc.dwo",  ".debug_loclists.dwo",
     ".debug_macro.dwo"};
 
-bool isDwarf(const std::string& name) { return llvm::StringRef(name).starts_with(".debug_"); }
+bool isDwarf(const std::string& name) {
+  return llvm::StringRef(name).starts_with(".debug_");
+}
 
 // Sections of DIEs, which the parser may overrun on corrupt input.
 bool holdsUnits(const std::string& name) {
@@ -47,7 +48,7 @@ std::unique_ptr<ElfImage> prepareDwarfSections(const ElfImage& image, unsigned t
     has_units |= holdsUnits(section.name);
     uint64_t guard = holdsUnits(section.name) ? kGuard : 0;
     if (!(section.flags & llvm::ELF::SHF_COMPRESSED)) {
-      if (guard)  // copied as it is, to get the guard
+      if (guard) // copied as it is, to get the guard
         plan.push_back({i, section.size, std::nullopt, guard});
       else
         continue;
@@ -55,16 +56,16 @@ std::unique_ptr<ElfImage> prepareDwarfSections(const ElfImage& image, unsigned t
       continue;
     }
     if (kUnread.count(section.name)) {
-      plan.push_back({i, 0, std::nullopt});  // left empty
+      plan.push_back({i, 0, std::nullopt}); // left empty
       decompressors.emplace_back();
       continue;
     }
     llvm::StringRef raw = image.bytes().substr(section.offset, section.size);
-    auto decompressor = llvm::object::Decompressor::create(section.name, raw, image.isLittleEndian(),
-                                                           image.is64Bit());
+    auto decompressor = llvm::object::Decompressor::create(section.name, raw,
+                                                           image.isLittleEndian(), image.is64Bit());
     if (!decompressor) {
       llvm::consumeError(decompressor.takeError());
-      return nullptr;  // LLVM reports the bad header itself
+      return nullptr; // LLVM reports the bad header itself
     }
     if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
       return nullptr;
@@ -89,8 +90,8 @@ std::unique_ptr<ElfImage> prepareDwarfSections(const ElfImage& image, unsigned t
         std::memcpy(out.data(), image.bytes().data() + section.offset, out.size());
       return;
     }
-    if (llvm::Error error = decompressors[k]->decompress(
-            {reinterpret_cast<uint8_t*>(out.data()), out.size()}))
+    if (llvm::Error error =
+            decompressors[k]->decompress({reinterpret_cast<uint8_t*>(out.data()), out.size()}))
       errors[k] = image.path() + ": cannot inflate section '" + sections[plan[k].index].name +
                   "': " + llvm::toString(std::move(error));
   };

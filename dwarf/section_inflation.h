@@ -10,11 +10,11 @@
 //   each unit section is followed by zero bytes, where any such run stops.
 #pragma once
 
+#include "object/elf_image.h"
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "object/elf_image.h"
 
 namespace dumpsyms {
 

@@ -1,5 +1,7 @@
 #include "object/legacy_zdebug.h"
 
+#include "object/elf_dispatch.h"
+#include "object/elf_image.h"
 #include "object/section_rewriter.h"
 
 #include <cstring>
@@ -14,8 +16,6 @@ using namespace llvm;
 using namespace llvm::object;
 
 namespace {
-
-constexpr uint64_t kMaxInflatedRatio = 65536;
 
 template <class ELFT>
 Expected<std::vector<SectionReplacement>>
@@ -48,7 +48,7 @@ inflate(MemoryBufferRef input, const std::function<void(const std::string&)>& wa
     for (int k = 4; k < 12; ++k)
       size = (size << 8) | data[k];
     SmallVector<uint8_t, 0> inflated;
-    Error error = size > data.size() * kMaxInflatedRatio + (1u << 20)
+    Error error = !plausibleInflatedSize(size, data.size())
                       ? createStringError(inconvertibleErrorCode(), "implausible inflated size")
                       : compression::zlib::decompress(data.drop_front(12), inflated, size);
     if (error) {
@@ -69,11 +69,8 @@ inflateLegacyDebugSections(MemoryBufferRef elf,
   StringRef data = elf.getBuffer();
   if (data.size() < ELF::EI_NIDENT)
     return createStringError(inconvertibleErrorCode(), "truncated ELF header");
-  bool is64 = data[ELF::EI_CLASS] == ELF::ELFCLASS64;
-  bool little = data[ELF::EI_DATA] != ELF::ELFDATA2MSB;
   auto replacements =
-      is64 ? (little ? inflate<ELF64LE>(elf, warning) : inflate<ELF64BE>(elf, warning))
-           : (little ? inflate<ELF32LE>(elf, warning) : inflate<ELF32BE>(elf, warning));
+      withElfType(data, [&](auto type) { return inflate<decltype(type)>(elf, warning); });
   if (!replacements)
     return replacements.takeError();
   if (replacements->empty())

@@ -1,5 +1,7 @@
 #include "object/section_rewriter.h"
 
+#include "object/elf_dispatch.h"
+
 #include <algorithm>
 #include <cstring>
 #include <llvm/Object/ELF.h>
@@ -107,14 +109,10 @@ Expected<RewrittenElf> rewrite(MemoryBufferRef input, const std::vector<SectionP
 } // namespace
 
 Expected<RewrittenElf> rewriteSections(MemoryBufferRef elf, const std::vector<SectionPlan>& plan) {
-  StringRef data = elf.getBuffer();
-  if (data.size() < ELF::EI_NIDENT)
+  if (elf.getBufferSize() < ELF::EI_NIDENT)
     return createStringError(inconvertibleErrorCode(), "truncated ELF header");
-  bool is64 = data[ELF::EI_CLASS] == ELF::ELFCLASS64;
-  bool little = data[ELF::EI_DATA] != ELF::ELFDATA2MSB;
-  if (is64)
-    return little ? rewrite<ELF64LE>(elf, plan) : rewrite<ELF64BE>(elf, plan);
-  return little ? rewrite<ELF32LE>(elf, plan) : rewrite<ELF32BE>(elf, plan);
+  return withElfType(elf.getBuffer(),
+                     [&](auto type) { return rewrite<decltype(type)>(elf, plan); });
 }
 
 Expected<std::unique_ptr<MemoryBuffer>>

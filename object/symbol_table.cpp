@@ -52,7 +52,8 @@ bool wellFormed(const ElfImage& image, const ElfSection& table, Diagnostics& dia
   uint64_t entry = image.is64Bit() ? sizeof(ELF::Elf64_Sym) : sizeof(ELF::Elf32_Sym);
   std::string problem;
   if (table.entry_size != entry)
-    problem = "entries of " + std::to_string(table.entry_size) + " bytes, not " + std::to_string(entry);
+    problem =
+        "entries of " + std::to_string(table.entry_size) + " bytes, not " + std::to_string(entry);
   else if (table.size % entry != 0)
     problem = "its size is not a whole number of entries";
   else if (table.link >= image.sections().size() ||

@@ -16,7 +16,6 @@ public:
     --next;
     return next->second > range.start;
   }
-  bool contains(uint64_t address) const { return overlaps({address, address + 1}); }
   // Callers insert only ranges that do not overlap the set.
   void insert(const AddressRange& range) { starts_.emplace(range.start, range.end); }
 

@@ -181,10 +181,6 @@ void ModuleBuilder::addCfiFrame(CfiFrame frame, CfiSource source) {
   frames_.push_back({std::move(frame), source});
 }
 
-void ModuleBuilder::addStackWin(StackWinRecord record) {
-  module_.stack_win.push_back(std::move(record));
-}
-
 void ModuleBuilder::finishFunctions(const BuildOptions& options, BuildStats& stats) {
   std::vector<Function>& functions = module_.functions;
 

@@ -67,7 +67,6 @@ public:
   // Symbols in symbol-table order: the first one at an address names it.
   void addCodeSymbol(CodeSymbol symbol);
   void addCfiFrame(CfiFrame frame, CfiSource source);
-  void addStackWin(StackWinRecord record);
 
   Module finish(const BuildOptions& options, BuildStats& stats) &&;
 
