@@ -1,5 +1,7 @@
 #include "dwarf/unit_line_table.h"
 
+#include "dwarf/line_table_header_check.h"
+
 #include <algorithm>
 
 namespace dumpsyms {
@@ -20,6 +22,19 @@ UnitLineTable::UnitLineTable(DWARFContext& context, DWARFUnit& unit, std::string
     warnings.push_back("line table of the unit at offset 0x" + utohexstr(unit.getOffset()) + ": " +
                        toString(std::move(error)));
   };
+  // LLVM parses the header it is given without bounds on its forms: check
+  // it first, and leave out a table LLVM would misread.
+  auto stmt_list = dwarf::toSectionOffset(unit.getUnitDIE().find(dwarf::DW_AT_stmt_list));
+  if (!stmt_list)
+    return;
+  LineTableLocation where{unit.getLineSection().Data, *stmt_list + unit.getLineTableOffset(),
+                          unit.isLittleEndian()};
+  if (std::string problem = lineTableHeaderProblem(where); !problem.empty()) {
+    warnings.push_back("line table at offset 0x" + utohexstr(where.offset) + " of the unit at 0x" +
+                       utohexstr(unit.getOffset()) + " is damaged (" + problem +
+                       "): its line records are left out");
+    return;
+  }
   auto table = context.getLineTableForUnit(&unit, report);
   if (table)
     table_ = *table;
