@@ -10,6 +10,7 @@
 #include "object/symbol_table.h"
 #include "object/vdso.h"
 #include "symbol_writer/module_builder.h"
+#include "symbol_writer/path_prefix_map.h"
 
 #include <llvm/Support/Path.h>
 
@@ -17,9 +18,7 @@ namespace dumpsyms {
 
 using namespace llvm;
 
-namespace {
-
-Expected<Module> moduleHeader(const ElfImage& binary, const Options& options) {
+Expected<Module> moduleIdentity(const ElfImage& binary, const Options& options) {
   Module header;
   std::optional<std::string> cpu = cpuName(binary.machine());
   if (!cpu)
@@ -42,9 +41,16 @@ Expected<Module> moduleHeader(const ElfImage& binary, const Options& options) {
   return header;
 }
 
-} // namespace
+WriteOptions writeOptions(const Options& options) {
+  WriteOptions write;
+  write.header_only = options.header_only;
+  write.absolute_addresses = options.absolute_addresses;
+  write.include_cfi = !options.no_cfi;
+  return write;
+}
 
-Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Progress& progress) {
+Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Progress& progress,
+                            DumpFacts* facts) {
   if (!options.linux_gate.empty())
     return linuxGateTemplate(options.linux_gate == "intel" ? LinuxGateVendor::Intel
                                                            : LinuxGateVendor::Amd);
@@ -54,7 +60,16 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
     return files.takeError();
   const ElfImage& binary = *files->binary;
   const ElfImage& debug_image = files->debugImage();
-  auto header = moduleHeader(binary, options);
+  if (facts) {
+    facts->debug_info_from = files->separate_debug   ? "debug-file"
+                             : binary.hasDebugInfo() ? "binary"
+                                                     : "none";
+    if (files->separate_debug) {
+      facts->debug_file = files->separate_debug->path();
+      facts->debug_file_how = files->debug_file_how;
+    }
+  }
+  auto header = moduleIdentity(binary, options);
   if (!header)
     return header.takeError();
   if (options.vdso)
@@ -67,16 +82,17 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
 
   // Symbols: the debug file keeps the full .symtab a stripped binary lost;
   // MiniDebugInfo adds the functions .dynsym lacks.
-  std::vector<CodeSymbol> symbols =
-      readCodeSymbols(debug_image.findSection(".symtab") ? debug_image : binary, diagnostics);
+  std::vector<CodeSymbol> symbols = readCodeSymbols(
+      debug_image.findSection(".symtab") ? debug_image : binary, options.names, diagnostics);
   if (files->mini_debug_info)
-    for (CodeSymbol& symbol : readCodeSymbols(*files->mini_debug_info, diagnostics))
+    for (CodeSymbol& symbol : readCodeSymbols(*files->mini_debug_info, options.names, diagnostics))
       symbols.push_back(std::move(symbol));
   SymbolIndex symbol_index(symbols);
 
   DebugInfoOptions dwarf_options;
   dwarf_options.extract.symbols = &symbol_index;
   dwarf_options.extract.inlines = options.inlines;
+  dwarf_options.extract.names = options.names;
   dwarf_options.extract.locate_dwo = [&](llvm::DWARFUnit& unit) {
     llvm::DWARFDie die = unit.getUnitDIE(true);
     auto name = llvm::dwarf::toString(
@@ -111,6 +127,14 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   build_options.keep_inlines = options.inlines;
   BuildStats stats;
   Module module = std::move(builder).finish(build_options, stats);
+  std::vector<PathPrefixMapping> prefix_map;
+  for (const std::string& mapping : options.path_prefix_map)
+    if (auto parsed = parsePathPrefixMapping(mapping))
+      prefix_map.push_back(*parsed);
+  applyPathPrefixMap(module, prefix_map);
+  if (options.check_cfi && module.cfi_frames.empty())
+    return fileError(options.binary, "no STACK CFI records (--check-cfi): the module has no "
+                                     "usable .eh_frame, .debug_frame or .ARM.exidx unwind tables");
   if (stats.functions_from_symbols)
     diagnostics.note(
         std::to_string(stats.functions_from_symbols) +

@@ -32,6 +32,7 @@ llvm::Expected<InputFiles> openInputFiles(const Options& options, const DebugFil
     if (!debug)
       return debug.takeError();
     files.separate_debug = std::move(*debug);
+    files.debug_file_how = "--debug-file";
     diagnostics.note("reading DWARF from " + options.debug_file + " (--debug-file)");
   } else if (files.binary->hasDebugInfo()) {
     diagnostics.note("reading DWARF from the binary itself");
@@ -42,6 +43,7 @@ llvm::Expected<InputFiles> openInputFiles(const Options& options, const DebugFil
       diagnostics.warn(llvm::toString(debug.takeError()));
     } else {
       files.separate_debug = std::move(*debug);
+      files.debug_file_how = found->how;
       diagnostics.note("reading DWARF from " + found->path + " (" + found->how + ")");
     }
   }

@@ -22,6 +22,7 @@ struct InputFiles {
   std::unique_ptr<ElfImage> mini_debug_info; // .gnu_debugdata, if any
   std::string supplementary_path;            // the dwz file, if any
   std::string dwp_path;                      // the DWARF package, if any
+  std::string debug_file_how;                // how separate_debug was found
 
   const ElfImage& debugImage() const { return separate_debug ? *separate_debug : *binary; }
 };

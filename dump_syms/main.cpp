@@ -1,8 +1,9 @@
 // dump_syms: writes the Breakpad symbol file of an ELF binary.
 #include "dump_syms/dump_module.h"
 #include "dump_syms/options.h"
-#include "dump_syms/output_file.h"
 #include "dump_syms/progress.h"
+#include "store/atomic_file.h"
+#include "store/layout.h"
 #include "symbol_writer/text_writer.h"
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,12 @@ using namespace dumpsyms;
 
 constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
+
+const CLI::Validator kPrefixMapping(
+    [](std::string& value) {
+      return value.find('=') == std::string::npos ? "expected OLD=NEW" : "";
+    },
+    "OLD=NEW");
 
 void defineOptions(CLI::App& app, Options& o) {
   app.add_option("BINARY", o.binary, "ELF file to dump");
@@ -48,16 +55,24 @@ void defineOptions(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"intel", "amd"}));
   app.add_flag("--vdso", o.vdso, "dump the running kernel's vDSO (MODULE name linux-gate.so)")
       ->excludes("--linux-gate");
+  app.add_option(
+         "--names", o.names,
+         "spell function names as llvm (llvm-symbolizer) or breakpad (Breakpad's dump_syms)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, NameStyle>{{"llvm", NameStyle::Llvm},
+                                           {"breakpad", NameStyle::Breakpad}},
+          CLI::ignore_case))
+      ->option_text("llvm|breakpad (default: llvm)");
+  app.add_option("--map-prefix", o.path_prefix_map,
+                 "OLD=NEW: rewrite source paths starting with OLD (first match wins)")
+      ->check(kPrefixMapping)
+      ->option_text("OLD=NEW ...");
+  app.add_flag("--check-cfi", o.check_cfi, "exit 1 when the module has no STACK CFI at all");
+  app.add_flag("-r", o.no_cross_unit_references,
+               "accepted for Breakpad compatibility: cross-unit references are always followed");
   app.add_flag("-v,--verbose", o.verbose, "print every warning and what was read from where");
   app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
   app.set_version_flag("--version", std::string("dump_syms ") + DUMP_SYMS_VERSION);
-}
-
-// Where Breakpad's processor looks for the file: <name>/<ID>/<name>.sym.
-std::string storePath(const std::string& root, const Module& module) {
-  llvm::SmallString<256> path(root);
-  llvm::sys::path::append(path, module.name, module.debug_id, module.name + ".sym");
-  return std::string(path);
 }
 
 void printDiagnostics(const Diagnostics& diagnostics, const Options& options) {
@@ -125,6 +140,9 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  if (options.no_cross_unit_references && options.verbose && !options.quiet)
+    std::fprintf(stderr, "dump_syms: -r has no effect: references between compile units are "
+                         "always followed\n");
   current_input = &options.binary;
   Diagnostics diagnostics;
   Progress progress(!options.quiet && isatty(STDERR_FILENO));
@@ -136,10 +154,7 @@ int main(int argc, char** argv) {
     return kExitError;
   }
 
-  WriteOptions write_options;
-  write_options.header_only = options.header_only;
-  write_options.absolute_addresses = options.absolute_addresses;
-  write_options.include_cfi = !options.no_cfi;
+  WriteOptions write_options = writeOptions(options);
   auto write = [&](std::ostream& out) { writeSymbolFile(*module, write_options, out); };
   printDiagnostics(diagnostics, options);
   if (options.output.empty() && options.store.empty()) {
@@ -154,7 +169,7 @@ int main(int argc, char** argv) {
   }
   std::string path = options.output;
   if (!options.store.empty()) {
-    path = storePath(options.store, *module);
+    path = symbolFilePath(options.store, module->name, module->debug_id);
     std::error_code error = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
     if (error) {
       std::fprintf(stderr, "dump_syms: error: %s: cannot create the directory: %s\n", path.c_str(),

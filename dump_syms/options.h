@@ -1,6 +1,8 @@
 // Everything the command line can ask for.
 #pragma once
 
+#include "object/demangle.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +33,13 @@ struct Options {
 
   std::string linux_gate; // --linux-gate intel|amd
   bool vdso = false;      // --vdso
+
+  NameStyle names = NameStyle::Llvm; // --names llvm|breakpad
+  // --map-prefix OLD=NEW, in the order given: the first match rewrites a
+  // FILE record's path.
+  std::vector<std::string> path_prefix_map;
+  bool check_cfi = false;                // --check-cfi: fail when no STACK CFI is written
+  bool no_cross_unit_references = false; // -r: Breakpad's; accepted, has no effect
 };
 
 } // namespace dumpsyms

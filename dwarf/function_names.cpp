@@ -1,9 +1,6 @@
 #include "dwarf/function_names.h"
 
-#include "dwarf/unit_extractor.h"
-
 #include <llvm/BinaryFormat/Dwarf.h>
-#include <llvm/DebugInfo/DWARF/DWARFUnit.h>
 #include <llvm/Demangle/Demangle.h>
 #include <vector>
 
@@ -18,10 +15,7 @@ namespace {
 constexpr int kMaxChain = 16;
 
 bool isCLanguage(DWARFDie die) {
-  DWARFUnit* unit = die.getDwarfUnit();
-  if (!unit)
-    return false;
-  auto language = dwarf::toUnsigned(unit->getUnitDIE(true).find(dwarf::DW_AT_language));
+  std::optional<uint64_t> language = unitLanguage(die);
   if (!language)
     return false;
   switch (*language) {
@@ -44,59 +38,12 @@ std::vector<DWARFDie> FunctionNamer::declarationChain(DWARFDie die) const {
   std::vector<DWARFDie> chain{die};
   for (size_t i = 0; i < chain.size() && chain.size() < kMaxChain; ++i) {
     for (dwarf::Attribute attribute : {dwarf::DW_AT_abstract_origin, dwarf::DW_AT_specification}) {
-      DWARFDie target = referenced(chain[i], attribute);
+      DWARFDie target = reader_.referenced(chain[i], attribute);
       if (target)
         chain.push_back(target);
     }
   }
   return chain;
-}
-
-DWARFDie FunctionNamer::referenced(DWARFDie die, dwarf::Attribute attribute) const {
-  std::optional<DWARFFormValue> value = die.find(attribute);
-  if (!value)
-    return {};
-  switch (value->getForm()) {
-  case dwarf::DW_FORM_GNU_ref_alt:
-  case dwarf::DW_FORM_ref_sup4:
-  case dwarf::DW_FORM_ref_sup8:
-    if (!supplementary_ || !supplementary_->context)
-      return {};
-    return supplementary_->context->getDIEForOffset(value->getRawUValue());
-  default:
-    return die.getAttributeValueAsReferencedDie(*value);
-  }
-}
-
-const char*
-FunctionNamer::stringAttribute(DWARFDie die,
-                               std::initializer_list<dwarf::Attribute> attributes) const {
-  for (dwarf::Attribute attribute : attributes) {
-    std::optional<DWARFFormValue> value = die.find(attribute);
-    if (!value)
-      continue;
-    dwarf::Form form = value->getForm();
-    if (form == dwarf::DW_FORM_GNU_strp_alt || form == dwarf::DW_FORM_strp_sup) {
-      if (!supplementary_)
-        continue;
-      uint64_t offset = value->getRawUValue();
-      if (offset >= supplementary_->strings.size() ||
-          supplementary_->strings.find('\0', offset) == StringRef::npos)
-        continue;
-      const char* text = supplementary_->strings.data() + offset;
-      if (*text)
-        return text;
-      continue;
-    }
-    auto text = value->getAsCString();
-    if (!text) {
-      consumeError(text.takeError());
-      continue;
-    }
-    if (**text)
-      return *text;
-  }
-  return nullptr;
 }
 
 const FunctionNamer::Name& FunctionNamer::lookup(DWARFDie die) {

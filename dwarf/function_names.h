@@ -1,6 +1,8 @@
 // Names of functions as DWARF describes them, spelled as LLVM's demangler
-// (and so llvm-symbolizer) spells them.
+// (and so llvm-symbolizer) spells them: the default, --names llvm.
 #pragma once
+
+#include "dwarf/die_reader.h"
 
 #include <llvm/DebugInfo/DWARF/DWARFDie.h>
 #include <string>
@@ -11,12 +13,10 @@ namespace dumpsyms {
 
 // Names subprogram DIEs (and the origins of inlined calls) of one unit.
 // Not thread-safe: each worker owns one.
-struct SupplementaryDwarf;
-
 class FunctionNamer {
 public:
   explicit FunctionNamer(const SupplementaryDwarf* supplementary = nullptr)
-      : supplementary_(supplementary) {}
+      : reader_(supplementary) {}
 
   // The demangled linkage name where the DIE (or a DIE it refers to through
   // DW_AT_specification / DW_AT_abstract_origin) has one; otherwise the name
@@ -41,11 +41,12 @@ private:
   Name computeName(llvm::DWARFDie die);
   std::string qualifiedName(llvm::DWARFDie named);
   std::vector<llvm::DWARFDie> declarationChain(llvm::DWARFDie die) const;
-  llvm::DWARFDie referenced(llvm::DWARFDie die, llvm::dwarf::Attribute attribute) const;
   const char* stringAttribute(llvm::DWARFDie die,
-                              std::initializer_list<llvm::dwarf::Attribute> attributes) const;
+                              std::initializer_list<llvm::dwarf::Attribute> attributes) const {
+    return reader_.string(die, attributes);
+  }
 
-  const SupplementaryDwarf* supplementary_;
+  DieReader reader_;
   std::unordered_map<const void*, Name> cache_;
 };
 

@@ -1,5 +1,6 @@
 #include "dwarf/unit_extractor.h"
 
+#include "dwarf/breakpad_names.h"
 #include "dwarf/function_names.h"
 #include "dwarf/unit_line_table.h"
 
@@ -77,7 +78,8 @@ void distributeLines(const std::vector<SourceLine>& records, const std::vector<O
 class Extractor {
 public:
   Extractor(const ExtractOptions& options, std::vector<std::string>& warnings)
-      : options_(options), warnings_(warnings), namer_(options.supplementary) {}
+      : options_(options), warnings_(warnings), namer_(options.supplementary),
+        breakpad_namer_(options.supplementary) {}
 
   UnitSymbols run(DWARFContext& context, DWARFUnit& unit) {
     UnitSymbols out;
@@ -111,11 +113,7 @@ public:
       if (ranges.empty())
         continue;
       Function function;
-      const FunctionNamer::Name& name = namer_.lookup(die);
-      function.name = name.text;
-      if (!name.complete && options_.symbols)
-        if (const std::string* symbol = options_.symbols->nameAt(entryAddress(die, ranges)))
-          function.name = *symbol;
+      function.name = functionName(die, ranges);
       std::sort(ranges.begin(), ranges.end());
       function.ranges = std::move(ranges);
       if (options_.inlines)
@@ -149,6 +147,21 @@ public:
 private:
   void warn(DWARFUnit& unit, const std::string& message) {
     warnings_.push_back("unit at offset 0x" + utohexstr(unit.getOffset()) + ": " + message);
+  }
+
+  std::string functionName(DWARFDie die, const std::vector<AddressRange>& ranges) {
+    if (options_.names == NameStyle::Breakpad)
+      return breakpad_namer_.functionName(die);
+    const FunctionNamer::Name& name = namer_.lookup(die);
+    if (!name.complete && options_.symbols)
+      if (const std::string* symbol = options_.symbols->nameAt(entryAddress(die, ranges)))
+        return *symbol;
+    return name.text;
+  }
+
+  std::string inlineOriginName(DWARFDie inlined_call) {
+    return options_.names == NameStyle::Breakpad ? breakpad_namer_.inlineOriginName(inlined_call)
+                                                 : namer_.inlineOriginName(inlined_call);
   }
 
   uint32_t origin(const std::string& name) {
@@ -192,7 +205,7 @@ private:
         call.call_line = dwarf::toUnsigned(next.die.find(dwarf::DW_AT_call_line), 0);
         if (auto file = dwarf::toUnsigned(next.die.find(dwarf::DW_AT_call_file)))
           call.call_file = lines_->file(*file);
-        call.origin = origin(namer_.inlineOriginName(next.die));
+        call.origin = origin(inlineOriginName(next.die));
         call.ranges = std::move(ranges);
         function.inlines.push_back(std::move(call));
         pushChildren(next.die, next.depth + 1);
@@ -207,6 +220,7 @@ private:
   const ExtractOptions& options_;
   std::vector<std::string>& warnings_;
   FunctionNamer namer_;
+  BreakpadNamer breakpad_namer_;
   UnitLineTable* lines_ = nullptr;
   std::vector<std::string> origins_;
   std::unordered_map<std::string, uint32_t> origin_ids_;

@@ -2,6 +2,8 @@
 // lines, inlined calls) and the line rows none of them covers.
 #pragma once
 
+#include "dwarf/die_reader.h"
+#include "object/demangle.h"
 #include "object/symbol_table.h"
 #include "symbol_writer/module_builder.h"
 
@@ -12,19 +14,15 @@
 
 namespace dumpsyms {
 
-// The supplementary file dwz moved shared DIEs and strings into
-// (.gnu_debugaltlink / .debug_sup): LLVM does not follow DW_FORM_GNU_ref_alt,
-// DW_FORM_GNU_strp_alt or their DWARF 5 forms, so the namer does.
-struct SupplementaryDwarf {
-  llvm::DWARFContext* context = nullptr;
-  llvm::StringRef strings; // its .debug_str
-};
-
 struct ExtractOptions {
   bool inlines = true;
+  // Whose spelling function and inline-origin names take (--names): LLVM's,
+  // or Breakpad's dump_syms's (dwarf/breakpad_names).
+  NameStyle names = NameStyle::Llvm;
   // Names a C++ function whose DWARF has no linkage name (gcc leaves it out
   // in anonymous namespaces, clang -gline-tables-only everywhere): the
-  // symbol at its entry carries the full signature.
+  // symbol at its entry carries the full signature. Not in Breakpad's
+  // spelling, which names such functions from the DIE tree.
   const SymbolIndex* symbols = nullptr;
   const SupplementaryDwarf* supplementary = nullptr;
   // Finds the .dwo file of a split unit: given the skeleton unit, returns the

@@ -1,13 +1,28 @@
-// Symbol demangling shared by every reader, spelled as llvm-symbolizer
-// spells names (LLVM's Itanium, Rust and D demanglers).
+// Symbol demangling shared by every reader, in either of the two spellings
+// a dump can use: LLVM's (as llvm-symbolizer spells names, with its Itanium,
+// Rust and D demanglers) or Breakpad's (libstdc++'s abi::__cxa_demangle).
 #pragma once
 
 #include <llvm/ADT/StringRef.h>
+#include <optional>
 #include <string>
 
 namespace dumpsyms {
 
+// Whose spelling of function names a dump uses: LLVM's demangler (as
+// llvm-symbolizer prints them) or Breakpad's dump_syms (libstdc++'s
+// abi::__cxa_demangle), so that crash signatures made before keep matching.
+enum class NameStyle { Llvm, Breakpad };
+
 // The demangled form of `name`, or `name` itself when it is not mangled.
 std::string demangle(llvm::StringRef name);
+
+// What libstdc++'s abi::__cxa_demangle makes of `name`, or nothing when it
+// fails. It reads bare type encodings too: "f" is "float".
+std::optional<std::string> cxaDemangle(llvm::StringRef name);
+
+// A symbol-table name as a dump in `style` spells it. Breakpad hands every
+// symbol name to __cxa_demangle, mangled or not, and keeps what it returns.
+std::string demangleSymbol(llvm::StringRef name, NameStyle style);
 
 } // namespace dumpsyms

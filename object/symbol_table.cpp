@@ -1,7 +1,5 @@
 #include "object/symbol_table.h"
 
-#include "object/demangle.h"
-
 #include <algorithm>
 #include <llvm/BinaryFormat/ELF.h>
 
@@ -13,7 +11,7 @@ using namespace llvm::object;
 namespace {
 
 template <typename Range>
-void collect(const ElfImage& image, Range symbols, std::vector<CodeSymbol>& out,
+void collect(const ElfImage& image, Range symbols, NameStyle style, std::vector<CodeSymbol>& out,
              Diagnostics& diagnostics) {
   size_t bad = 0;
   for (ELFSymbolRef symbol : symbols) {
@@ -36,7 +34,7 @@ void collect(const ElfImage& image, Range symbols, std::vector<CodeSymbol>& out,
       ++bad;
       continue;
     }
-    out.push_back({*address, symbol.getSize(), demangle(*name)});
+    out.push_back({*address, symbol.getSize(), demangleSymbol(*name, style)});
   }
   if (bad)
     diagnostics.warn(image.path() + ": " + std::to_string(bad) +
@@ -65,7 +63,8 @@ bool wellFormed(const ElfImage& image, const ElfSection& table, Diagnostics& dia
   return problem.empty();
 }
 
-std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, Diagnostics& diagnostics) {
+std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, NameStyle style,
+                                        Diagnostics& diagnostics) {
   std::vector<CodeSymbol> out;
   const ElfSection* symtab = nullptr;
   const ElfSection* dynsym = nullptr;
@@ -77,9 +76,9 @@ std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, Diagnostics& diag
   }
   if (symtab) {
     if (wellFormed(image, *symtab, diagnostics))
-      collect(image, image.object().symbols(), out, diagnostics);
+      collect(image, image.object().symbols(), style, out, diagnostics);
   } else if (dynsym && wellFormed(image, *dynsym, diagnostics)) {
-    collect(image, image.object().getDynamicSymbolIterators(), out, diagnostics);
+    collect(image, image.object().getDynamicSymbolIterators(), style, out, diagnostics);
   }
   return out;
 }

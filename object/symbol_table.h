@@ -2,6 +2,7 @@
 // code that has line rows but no DWARF function.
 #pragma once
 
+#include "object/demangle.h"
 #include "object/elf_image.h"
 #include "symbol_writer/diagnostics.h"
 #include "symbol_writer/module_builder.h"
@@ -11,9 +12,10 @@
 namespace dumpsyms {
 
 // STT_FUNC and STT_GNU_IFUNC symbols defined in a section, from .symtab, or
-// from .dynsym when there is no .symtab; in table order, names demangled as
-// llvm-symbolizer demangles them. ARM Thumb addresses lose their low bit.
-std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, Diagnostics& diagnostics);
+// from .dynsym when there is no .symtab; in table order, names demangled in
+// `style` (demangleSymbol). ARM Thumb addresses lose their low bit.
+std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, NameStyle style,
+                                        Diagnostics& diagnostics);
 
 } // namespace dumpsyms
 

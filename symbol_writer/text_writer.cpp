@@ -82,7 +82,8 @@ std::string joinRules(const std::vector<CfiRule>& rules) {
 // INLINE records of `function` restricted to `range`: a record whose ranges
 // miss it is left out together with its descendants, and its ranges are
 // clipped to it. The processor reads at most 254 address/size pairs.
-void writeInlines(Output& out, const Function& function, const AddressRange& range) {
+size_t writeInlines(Output& out, const Function& function, const AddressRange& range) {
+  size_t written = 0;
   constexpr size_t kMaxRangesPerRecord = 254;
   std::vector<bool> written_at_depth;
   for (const InlineCall& call : function.inlines) {
@@ -106,19 +107,25 @@ void writeInlines(Output& out, const Function& function, const AddressRange& ran
     written_at_depth[call.depth] = true;
     long long file = call.call_file ? static_cast<long long>(*call.call_file) : -1;
     out.line("INLINE {} {} {} {}{}", call.depth, call.call_line, file, call.origin, ranges);
+    ++written;
   }
+  return written;
 }
 
 } // namespace
 
-void writeSymbolFile(const Module& module, const WriteOptions& options, std::ostream& stream) {
+RecordCounts writeSymbolFile(const Module& module, const WriteOptions& options,
+                             std::ostream& stream) {
+  RecordCounts counts;
   Output out(stream, options.absolute_addresses ? 0 : module.load_address);
   out.line("MODULE {} {} {} {}", module.os, module.cpu, module.debug_id,
            Output::safeName(module.name));
   if (!module.code_id.empty())
     out.line("INFO CODE_ID {}", module.code_id);
   if (options.header_only)
-    return;
+    return counts;
+  counts.files = module.files.size();
+  counts.inline_origins = module.inline_origins.size();
 
   for (size_t i = 0; i < module.files.size(); ++i)
     out.line("FILE {} {}", i, Output::safeName(module.files[i]));
@@ -143,14 +150,18 @@ void writeSymbolFile(const Module& module, const WriteOptions& options, std::ost
     const AddressRange& range = function.ranges[entry.range];
     out.line("FUNC {}{:x} {:x} 0 {}", function.multiple ? "m " : "", out.rva(range.start),
              range.size(), Output::safeName(function.name));
-    writeInlines(out, function, range);
+    ++counts.functions;
+    counts.inlines += writeInlines(out, function, range);
     auto first = std::lower_bound(
         function.lines.begin(), function.lines.end(), range.start,
         [](const SourceLine& line, uint64_t address) { return line.address < address; });
-    for (auto line = first; line != function.lines.end() && line->address < range.end; ++line)
+    for (auto line = first; line != function.lines.end() && line->address < range.end; ++line) {
       out.sourceLine(*line);
+      ++counts.lines;
+    }
   }
 
+  counts.publics = module.publics.size();
   for (const PublicSymbol& symbol : module.publics)
     out.line("PUBLIC {}{:x} 0 {}", symbol.multiple ? "m " : "", out.rva(symbol.address),
              Output::safeName(symbol.name));
@@ -159,6 +170,8 @@ void writeSymbolFile(const Module& module, const WriteOptions& options, std::ost
     for (const CfiFrame& frame : module.cfi_frames) {
       out.line("STACK CFI INIT {:x} {:x} {}", out.rva(frame.range.start), frame.range.size(),
                joinRules(frame.initial));
+      ++counts.cfi_frames;
+      counts.cfi_changes += frame.changes.size();
       for (const CfiChange& change : frame.changes)
         out.cfiChange(change.address, joinRules(change.rules));
     }
@@ -173,6 +186,8 @@ void writeSymbolFile(const Module& module, const WriteOptions& options, std::ost
              record.parameter_size, record.saved_registers_size, record.locals_size,
              record.max_stack_size, last);
   }
+  counts.stack_win = module.stack_win.size();
+  return counts;
 }
 
 } // namespace dumpsyms

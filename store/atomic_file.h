@@ -1,0 +1,25 @@
+// Writes a file all at once or not at all: the data goes to a temporary file
+// beside the target, which is renamed over it only when complete. A process
+// killed mid-write leaves only a temporary whose name says which host and
+// process made it, so that a later run can tell it is stale and remove it.
+#pragma once
+
+#include <functional>
+#include <llvm/Support/Error.h>
+#include <ostream>
+#include <string>
+
+namespace dumpsyms {
+
+llvm::Error writeFileAtomically(const std::string& path,
+                                const std::function<void(std::ostream&)>& write);
+
+// Whether `file_name` is a temporary writeFileAtomically makes.
+bool isAtomicTemporary(const std::string& file_name);
+
+// Removes, under `directory` (recursively), every temporary whose writer is
+// gone: made on this host by a process that no longer runs, or older than a
+// day (from another host sharing the directory). Returns how many it removed.
+size_t removeStaleTemporaries(const std::string& directory);
+
+} // namespace dumpsyms

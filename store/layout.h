@@ -1,0 +1,19 @@
+// The symbol-store layout Breakpad's processor (SimpleSymbolSupplier),
+// rust-minidump and symbol servers read: <debug file>/<DEBUG_ID>/<name>.sym,
+// where <name> is the debug file's name with a ".pdb" extension replaced by
+// ".sym" and any other name followed by ".sym". Every tool builds store
+// paths here and nowhere else.
+#pragma once
+
+#include <string>
+
+namespace dumpsyms {
+
+// "<debug_file>/<debug_id>/<symbol file name>", with '/' separators.
+std::string symbolFileRelativePath(const std::string& debug_file, const std::string& debug_id);
+
+// The same under `store_root`.
+std::string symbolFilePath(const std::string& store_root, const std::string& debug_file,
+                           const std::string& debug_id);
+
+} // namespace dumpsyms

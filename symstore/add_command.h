@@ -1,0 +1,34 @@
+// symstore add: a whole release into a symbol store.
+#pragma once
+
+#include "dump_syms/options.h"
+#include "symstore/release_plan.h"
+
+#include <string>
+#include <vector>
+
+namespace dumpsyms {
+
+struct AddOptions {
+  std::string store;
+  std::vector<std::string> paths;
+  // What every dump is asked for: debug_dirs, inlines, no_cfi, names,
+  // path_prefix_map, check_cfi, no_debuginfod.
+  Options dump;
+  unsigned jobs = 0; // 0: one per core
+  std::string manifest;
+  bool force = false;
+  ShardSpec shard;
+  bool verbose = false;
+  bool quiet = false;
+};
+
+// Returns the exit status: 0, or 1 when any candidate failed.
+int runAdd(const AddOptions& options);
+
+// The arguments of `symstore dump-one` that reproduce `dump` for one binary.
+std::vector<std::string> dumpOneArguments(const std::string& self, const std::string& store,
+                                          const Options& dump, const std::string& binary,
+                                          const std::string& debug_file, unsigned threads);
+
+} // namespace dumpsyms

@@ -1,0 +1,51 @@
+#include "symstore/dump_into_store.h"
+
+#include "dump_syms/dump_module.h"
+#include "store/atomic_file.h"
+#include "store/layout.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace dumpsyms {
+
+ManifestEntry dumpIntoStore(const Options& options) {
+  ManifestEntry entry;
+  entry.path = options.binary;
+  Diagnostics diagnostics;
+  Progress quiet(false);
+  DumpFacts facts;
+  auto module = dumpModule(options, diagnostics, quiet, &facts);
+  entry.warnings = diagnostics.warnings();
+  if (!module) {
+    entry.error = llvm::toString(module.takeError());
+    return entry;
+  }
+  entry.module = module->name;
+  entry.cpu = module->cpu;
+  entry.debug_id = module->debug_id;
+  entry.code_id = module->code_id;
+  entry.debug_info_from = facts.debug_info_from;
+  entry.debug_file = facts.debug_file;
+  entry.debug_file_how = facts.debug_file_how;
+  entry.sym = symbolFileRelativePath(module->name, module->debug_id);
+  std::string path = symbolFilePath(options.store, module->name, module->debug_id);
+  if (std::error_code error =
+          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path))) {
+    entry.error = path + ": cannot create the directory: " + error.message();
+    return entry;
+  }
+  RecordCounts counts;
+  WriteOptions write_options = writeOptions(options);
+  if (llvm::Error error = writeFileAtomically(path, [&](std::ostream& out) {
+        counts = writeSymbolFile(*module, write_options, out);
+      })) {
+    entry.error = llvm::toString(std::move(error));
+    return entry;
+  }
+  entry.records = counts;
+  entry.status = facts.debug_info_from == "none" ? EntryStatus::NoDebugInfo : EntryStatus::Written;
+  return entry;
+}
+
+} // namespace dumpsyms

@@ -1,0 +1,148 @@
+// symstore: symbol stores for whole releases. `add` dumps every binary of a
+// release into a store; `dump-one` (internal) is the child process that
+// dumps one binary for `add`.
+#include "dump_syms/options.h"
+#include "symstore/add_command.h"
+#include "symstore/dump_into_store.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/JSON.h>
+#include <map>
+#include <new>
+#include <unistd.h>
+
+namespace {
+
+using namespace dumpsyms;
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+const CLI::Validator kPrefixMapping(
+    [](std::string& value) {
+      return value.find('=') == std::string::npos || value.front() == '=' ? "expected OLD=NEW" : "";
+    },
+    "OLD=NEW");
+
+// The dump options symstore shares with dump_syms, spelled the same.
+void defineDumpOptions(CLI::App& app, Options& o) {
+  app.add_flag("-d,--inlines", o.inlines, "write INLINE_ORIGIN and INLINE records");
+  app.add_flag("-c", o.no_cfi, "leave out STACK CFI records");
+  app.add_option(
+         "--names", o.names,
+         "spell function names as llvm (llvm-symbolizer) or breakpad (Breakpad's dump_syms)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, NameStyle>{{"llvm", NameStyle::Llvm},
+                                           {"breakpad", NameStyle::Breakpad}},
+          CLI::ignore_case))
+      ->option_text("llvm|breakpad (default: llvm)");
+  app.add_option("--map-prefix", o.path_prefix_map,
+                 "OLD=NEW: rewrite source paths starting with OLD (first match wins)")
+      ->check(kPrefixMapping)
+      ->option_text("OLD=NEW ...");
+  app.add_flag("--check-cfi", o.check_cfi, "fail a module that has no STACK CFI at all");
+  app.add_flag("--no-debuginfod", o.no_debuginfod, "never fetch debug files from debuginfod");
+}
+
+bool parseShard(const std::string& text, ShardSpec& shard) {
+  unsigned k = 0, n = 0;
+  char slash = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%u%c%u%c", &k, &slash, &n, &extra) != 3 || slash != '/' ||
+      n == 0 || k >= n)
+    return false;
+  shard = {k, n};
+  return true;
+}
+
+[[noreturn]] void outOfMemory() {
+  static const char message[] =
+      "symstore: error: out of memory (a corrupt size field in the input?)\n";
+  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+  (void)ignored;
+  _exit(kExitError);
+}
+
+std::string* current_input = nullptr;
+
+[[noreturn]] void fatalInputError(void*, const char* reason, bool) {
+  std::fprintf(stderr, "symstore: error: %s: corrupt input: %s\n",
+               current_input ? current_input->c_str() : "input", reason);
+  std::fflush(stderr);
+  _exit(kExitError);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::set_new_handler([] { outOfMemory(); });
+  llvm::install_bad_alloc_error_handler([](void*, const char*, bool) { outOfMemory(); }, nullptr);
+  llvm::install_fatal_error_handler(fatalInputError, nullptr);
+
+  CLI::App app{"Symbol stores for whole releases.", "symstore"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("symstore ") + DUMP_SYMS_VERSION);
+
+  AddOptions add;
+  std::string shard = "0/1";
+  CLI::App* add_command = app.add_subcommand(
+      "add", "dump every ELF binary under PATH... into STORE/<name>/<DEBUG_ID>/<name>.sym");
+  add_command->add_option("STORE", add.store, "the symbol store")->required();
+  add_command->add_option("PATH", add.paths, "files and directories of the release")->required();
+  add_command->add_option("--debug-dir", add.dump.debug_dirs,
+                          "search here for separate debug files too (as dump_syms' DEBUG_DIR)");
+  add_command->add_option("-j,--jobs", add.jobs, "threads in all (default: one per core)");
+  add_command->add_option("--manifest", add.manifest, "write a JSON manifest of the run here");
+  add_command->add_flag("--force", add.force, "dump modules the store already has again");
+  add_command->add_option("--shard", shard, "K/N: take only shard K (0..N-1) of N of the release");
+  add_command->add_flag("-v,--verbose", add.verbose, "print every warning");
+  add_command->add_flag("-q,--quiet", add.quiet, "print nothing but errors");
+  defineDumpOptions(*add_command, add.dump);
+
+  // The child process of `add`: one binary into the store, a JSON report on stdout.
+  Options one;
+  CLI::App* dump_one = app.add_subcommand("dump-one", "");
+  dump_one->group(""); // internal: not listed in --help
+  dump_one->add_option("--store", one.store)->required();
+  dump_one->add_option("BINARY", one.binary)->required();
+  dump_one->add_option("DEBUG_DIR", one.debug_dirs);
+  dump_one->add_option("-j,--jobs", one.jobs);
+  dump_one->add_option("--debug-file", one.debug_file);
+  defineDumpOptions(*dump_one, one);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "symstore: %s\nRun with --help for usage.\n", e.what());
+    return kExitUsage;
+  }
+
+  if (*dump_one) {
+    current_input = &one.binary;
+    ManifestEntry entry = dumpIntoStore(one);
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    stream << toJson(entry);
+    stream.flush();
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return 0;
+  }
+
+  if (!parseShard(shard, add.shard)) {
+    std::fprintf(stderr,
+                 "symstore: --shard %s: expected K/N with 0 <= K < N\n"
+                 "Run with --help for usage.\n",
+                 shard.c_str());
+    return kExitUsage;
+  }
+  return runAdd(add);
+}

@@ -1,0 +1,229 @@
+#include "symstore/release_plan.h"
+
+#include "dump_syms/dump_module.h"
+#include "locate/debug_file_locator.h"
+#include "locate/debug_links.h"
+#include "object/identifiers.h"
+#include "store/layout.h"
+
+#include <algorithm>
+#include <fstream>
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/xxhash.h>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace dumpsyms {
+
+namespace {
+
+bool startsWithElfMagic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
+         magic[3] == 'F';
+}
+
+// Whether the image holds code of its own: a separate debug file keeps its
+// code sections only as SHT_NOBITS headers; .dwo, .dwp and dwz files have none.
+bool hasCode(const ElfImage& image) {
+  if (image.sections().empty())
+    return std::any_of(image.segments().begin(), image.segments().end(), [](const ElfSegment& s) {
+      return s.type == llvm::ELF::PT_LOAD && s.file_size > 0;
+    });
+  return std::any_of(image.sections().begin(), image.sections().end(), [](const ElfSection& s) {
+    return (s.flags & llvm::ELF::SHF_EXECINSTR) && s.hasBytes() && s.size > 0;
+  });
+}
+
+// Bytes of DWARF a dump of this image reads, inflated: what its memory grows with.
+uint64_t dwarfBytes(const ElfImage& image) {
+  uint64_t total = 0;
+  for (const ElfSection& s : image.sections()) {
+    llvm::StringRef name(s.name);
+    if (!s.hasBytes() || !(name.starts_with(".debug_") || name.starts_with(".zdebug_")))
+      continue;
+    bool compressed = (s.flags & llvm::ELF::SHF_COMPRESSED) || name.starts_with(".zdebug_");
+    total += compressed ? s.size * 4 : s.size;
+  }
+  return total;
+}
+
+bool underBuildIdTree(const std::string& key) {
+  return key.rfind(".build-id/", 0) == 0 || key.find("/.build-id/") != std::string::npos;
+}
+
+struct Examined {
+  const FoundFile* file = nullptr;
+  std::unique_ptr<ElfImage> image;
+  std::string error;
+  bool debug_file = false;
+  std::vector<uint8_t> build_id;
+  Module identity;
+};
+
+} // namespace
+
+unsigned shardOf(const std::string& key, unsigned shard_count) {
+  if (shard_count <= 1)
+    return 0;
+  return static_cast<unsigned>(llvm::xxh3_64bits(llvm::StringRef(key)) % shard_count);
+}
+
+ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
+                        const PlanOptions& plan_options) {
+  ReleasePlan plan;
+  // 1. Every file: ELF or not, debug file or module. Every shard examines
+  //    the whole release, so that copies of one module are resolved the
+  //    same way on every machine and each module is dumped by one shard.
+  std::vector<Examined> examined;
+  std::set<std::string> debuglink_names;
+  for (const FoundFile& file : scan.files) {
+    Examined e;
+    e.file = &file;
+    if (!file.error.empty()) {
+      e.error = file.path + ": " + file.error;
+    } else if (!startsWithElfMagic(file.path)) {
+      std::ifstream probe(file.path, std::ios::binary);
+      if (probe) {
+        ++plan.non_elf;
+        continue;
+      }
+      e.error = file.path + ": cannot read it";
+    } else {
+      auto image = ElfImage::open(file.path);
+      if (!image) {
+        e.error = llvm::toString(image.takeError());
+      } else {
+        e.image = std::move(*image);
+        e.build_id = gnuBuildId(*e.image);
+        e.debug_file = !hasCode(*e.image) || underBuildIdTree(file.key);
+        if (!e.debug_file)
+          if (auto link = readDebugLink(*e.image))
+            debuglink_names.insert(link->name);
+      }
+    }
+    examined.push_back(std::move(e));
+  }
+  // A file another candidate names in its .gnu_debuglink serves that file,
+  // even when it holds code (an unstripped copy kept as the debug file).
+  for (Examined& e : examined)
+    if (e.image && !e.debug_file &&
+        debuglink_names.count(e.file->path.substr(e.file->path.find_last_of('/') + 1)))
+      e.debug_file = true;
+
+  // Separate debug files found in the release, by build-id.
+  std::map<std::vector<uint8_t>, std::string> debug_by_build_id;
+  for (Examined& e : examined)
+    if (e.image && e.debug_file) {
+      ++plan.debug_files;
+      if (!e.build_id.empty() && e.image->hasDebugInfo())
+        debug_by_build_id.emplace(e.build_id, e.file->path);
+    }
+
+  // 2. Module identities, and one dump per module (name + id).
+  struct ModuleChoice {
+    size_t examined = 0;
+    int rank = 0; // higher: more debug info at hand
+  };
+  std::map<std::pair<std::string, std::string>, ModuleChoice> chosen;
+  std::map<std::pair<uint64_t, uint64_t>, size_t> by_inode;
+  std::vector<std::string> separate_debug(examined.size());
+  std::vector<std::string> separate_how(examined.size());
+  std::vector<int> ranks(examined.size(), 0);
+  for (size_t i = 0; i < examined.size(); ++i) {
+    Examined& e = examined[i];
+    if (!e.image || e.debug_file)
+      continue;
+    auto identity = moduleIdentity(*e.image, dump_options);
+    if (!identity) {
+      e.error = llvm::toString(identity.takeError());
+      e.image.reset();
+      continue;
+    }
+    e.identity = std::move(*identity);
+    if (e.image->hasDebugInfo()) {
+      ranks[i] = 2;
+    } else {
+      auto indexed =
+          e.build_id.empty() ? debug_by_build_id.end() : debug_by_build_id.find(e.build_id);
+      if (indexed != debug_by_build_id.end()) {
+        separate_debug[i] = indexed->second;
+        separate_how[i] = "its build-id, in the release";
+      } else {
+        SearchPaths paths;
+        paths.debug_dirs = dump_options.debug_dirs;
+        paths.debuginfod = false;
+        Diagnostics ignored;
+        DebugFileLocator locator(e.file->path, paths);
+        if (auto found = locator.findDebugFile(*e.image, e.build_id, ignored)) {
+          separate_debug[i] = found->path;
+          separate_how[i] = found->how;
+        }
+      }
+      ranks[i] = separate_debug[i].empty() ? 0 : 1;
+    }
+    auto key = std::make_pair(e.identity.name, e.identity.debug_id);
+    auto [it, inserted] = chosen.try_emplace(key, ModuleChoice{i, ranks[i]});
+    if (!inserted && ranks[i] > it->second.rank)
+      it->second = {i, ranks[i]};
+  }
+
+  // 3. This shard's entries.
+  for (size_t i = 0; i < examined.size(); ++i) {
+    Examined& e = examined[i];
+    if (e.image && e.debug_file)
+      continue;
+    if (shardOf(e.file->key, plan_options.shard.count) != plan_options.shard.index) {
+      ++plan.other_shards;
+      continue;
+    }
+    ManifestEntry entry;
+    entry.path = e.file->path;
+    entry.key = e.file->key;
+    if (!e.image) {
+      entry.status = EntryStatus::Failed;
+      entry.error = e.error;
+      plan.entries.push_back(std::move(entry));
+      continue;
+    }
+    entry.module = e.identity.name;
+    entry.cpu = e.identity.cpu;
+    entry.debug_id = e.identity.debug_id;
+    entry.code_id = e.identity.code_id;
+    entry.sym = symbolFileRelativePath(entry.module, entry.debug_id);
+    const ModuleChoice& choice = chosen.at({entry.module, entry.debug_id});
+    if (choice.examined != i) {
+      entry.status = EntryStatus::Duplicate;
+      entry.duplicate_of = examined[choice.examined].file->path;
+      plan.entries.push_back(std::move(entry));
+      continue;
+    }
+    if (!plan_options.force &&
+        llvm::sys::fs::exists(symbolFilePath(plan_options.store, entry.module, entry.debug_id))) {
+      entry.status = EntryStatus::Exists;
+      plan.entries.push_back(std::move(entry));
+      continue;
+    }
+    PlannedDump dump;
+    dump.entry = plan.entries.size();
+    dump.debug_file = separate_debug[i];
+    uint64_t debug_bytes = dwarfBytes(*e.image);
+    if (!dump.debug_file.empty()) {
+      entry.debug_file_how = separate_how[i];
+      if (auto debug = ElfImage::open(dump.debug_file))
+        debug_bytes = dwarfBytes(**debug);
+      else
+        llvm::consumeError(debug.takeError());
+    }
+    dump.cost = std::max<uint64_t>(debug_bytes, 1);
+    plan.bytes_to_read += e.file->size;
+    plan.dumps.push_back(std::move(dump));
+    plan.entries.push_back(std::move(entry));
+  }
+  return plan;
+}
+
+} // namespace dumpsyms
