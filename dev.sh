@@ -23,6 +23,27 @@ PACKAGES=(
   python3.11-dbg libc6-dbg
 )
 
+# Test tools from npm, installed into the build tree.
+NPM_PACKAGES=(@sentry/cli-linux-x64)
+
+install_npm_tools() {
+  local missing=()
+  for p in "${NPM_PACKAGES[@]}"; do
+    [ -d "$BUILD/npm/node_modules/$p" ] || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if ! command -v npm >/dev/null; then
+    # (a machine whose node came with its own npm keeps it)
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >&2
+  fi
+  echo "dev.sh: installing ${missing[*]} from npm" >&2
+  mkdir -p "$BUILD/npm"
+  npm install --no-audit --no-fund --silent --prefix "$BUILD/npm" "${missing[@]}" >&2
+}
+
 install_missing() {
   local missing=()
   for p in "${PACKAGES[@]}"; do
@@ -70,6 +91,7 @@ case "$cmd" in
     ;;
   test)
     build
+    install_npm_tools
     cd "$BUILD" && ctest --output-on-failure -j "$(nproc)"
     ;;
   *)

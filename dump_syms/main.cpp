@@ -66,6 +66,7 @@ void defineOptions(CLI::App& app, Options& o) {
   app.add_option("--map-prefix", o.path_prefix_map,
                  "OLD=NEW: rewrite source paths starting with OLD (first match wins)")
       ->check(kPrefixMapping)
+      ->allow_extra_args(false)
       ->option_text("OLD=NEW ...");
   app.add_flag("--check-cfi", o.check_cfi, "exit 1 when the module has no STACK CFI at all");
   app.add_flag("-r", o.no_cross_unit_references,

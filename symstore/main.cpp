@@ -42,6 +42,7 @@ void defineDumpOptions(CLI::App& app, Options& o) {
   app.add_option("--map-prefix", o.path_prefix_map,
                  "OLD=NEW: rewrite source paths starting with OLD (first match wins)")
       ->check(kPrefixMapping)
+      ->allow_extra_args(false)
       ->option_text("OLD=NEW ...");
   app.add_flag("--check-cfi", o.check_cfi, "fail a module that has no STACK CFI at all");
   app.add_flag("--no-debuginfod", o.no_debuginfod, "never fetch debug files from debuginfod");
@@ -91,8 +92,10 @@ int main(int argc, char** argv) {
       "add", "dump every ELF binary under PATH... into STORE/<name>/<DEBUG_ID>/<name>.sym");
   add_command->add_option("STORE", add.store, "the symbol store")->required();
   add_command->add_option("PATH", add.paths, "files and directories of the release")->required();
-  add_command->add_option("--debug-dir", add.dump.debug_dirs,
-                          "search here for separate debug files too (as dump_syms' DEBUG_DIR)");
+  add_command
+      ->add_option("--debug-dir", add.dump.debug_dirs,
+                   "search here for separate debug files too (as dump_syms' DEBUG_DIR)")
+      ->allow_extra_args(false);
   add_command->add_option("-j,--jobs", add.jobs, "threads in all (default: one per core)");
   add_command->add_option("--manifest", add.manifest, "write a JSON manifest of the run here");
   add_command->add_flag("--force", add.force, "dump modules the store already has again");

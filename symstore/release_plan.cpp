@@ -124,9 +124,12 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     }
 
   // 2. Module identities, and one dump per module (name + id).
+  // Of several files that are one module, the one with the most debug
+  // info at hand is dumped; then a file reached by its own name rather than
+  // through a symlink; then the first in scan order.
   struct ModuleChoice {
     size_t examined = 0;
-    int rank = 0; // higher: more debug info at hand
+    int rank = 0;
   };
   std::map<std::pair<std::string, std::string>, ModuleChoice> chosen;
   std::map<std::pair<uint64_t, uint64_t>, size_t> by_inode;
@@ -165,6 +168,7 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
       }
       ranks[i] = separate_debug[i].empty() ? 0 : 1;
     }
+    ranks[i] = ranks[i] * 2 + (e.file->symlink ? 0 : 1);
     auto key = std::make_pair(e.identity.name, e.identity.debug_id);
     auto [it, inserted] = chosen.try_emplace(key, ModuleChoice{i, ranks[i]});
     if (!inserted && ranks[i] > it->second.rank)

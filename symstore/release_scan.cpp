@@ -70,13 +70,17 @@ private:
       }
       if (S_ISDIR(entry.st_mode))
         walkDirectory(path, key, entry);
-      else if (S_ISREG(entry.st_mode)) // never FIFOs, devices or sockets
-        add(path, key, entry);
+      else if (S_ISREG(entry.st_mode)) { // never FIFOs, devices or sockets
+        struct stat link;
+        add(path, key, entry, lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode));
+      }
     }
   }
 
-  void add(const std::string& path, const std::string& key, const struct stat& status) {
+  void add(const std::string& path, const std::string& key, const struct stat& status,
+           bool symlink = false) {
     FoundFile file;
+    file.symlink = symlink;
     file.path = path;
     file.key = key;
     file.size = static_cast<uint64_t>(status.st_size);

@@ -14,7 +14,8 @@ struct FoundFile {
   std::string key;   // path relative to its PATH argument (its name for a file argument)
   uint64_t size = 0; // of the file reached
   uint64_t device = 0, inode = 0;
-  std::string error; // set when the file could not be examined (dangling symlink, ...)
+  bool symlink = false; // reached through a symlink of its own name
+  std::string error;    // set when the file could not be examined (dangling symlink, ...)
 };
 
 struct ReleaseScan {

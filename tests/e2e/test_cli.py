@@ -62,6 +62,38 @@ def main():
         if p.stdout.strip() != want or not os.path.exists(want) or open(want).read() != plain:
             report.fail(f"--store: printed {p.stdout.strip()!r}, want {want}")
 
+    # Drop-in for Breakpad's and Mozilla's scripts: -r (accepted; cross-unit
+    # references are always followed), --check-cfi.
+    if run(args, "-r", cxx).stdout != plain:
+        report.fail("-r changes the output")
+    if "-r has no effect" not in run(args, "-r", "-v", cxx).stderr:
+        report.fail("-r -v does not say that cross-unit references are always followed")
+    checked = run(args, "--check-cfi", cxx)
+    if checked.returncode != 0 or checked.stdout != plain:
+        report.fail(f"--check-cfi on a file with CFI: exit {checked.returncode}")
+    no_cfi = run(args, "--check-cfi", "-c", cxx)
+    if no_cfi.returncode != 1 or no_cfi.stdout or "STACK CFI" not in no_cfi.stderr:
+        report.fail(f"--check-cfi without CFI: exit {no_cfi.returncode}, {no_cfi.stderr.strip()!r}")
+
+    # --map-prefix: the first matching OLD is replaced in FILE records.
+    files = [l.split(" ", 2)[2] for l in plain.splitlines() if l.startswith("FILE ")]
+    source_dir = os.path.dirname(files[0])
+    mapped = run(args, "--map-prefix", "/no/such/prefix=/x", "--map-prefix", source_dir + "=/src",
+                 "--map-prefix", source_dir + "=/second", cxx).stdout
+    mapped_files = [l.split(" ", 2)[2] for l in mapped.splitlines() if l.startswith("FILE ")]
+    want_files = ["/src" + f[len(source_dir):] if f.startswith(source_dir) else f for f in files]
+    if mapped_files != want_files:
+        report.fail(f"--map-prefix: {mapped_files[:3]}, want {want_files[:3]}")
+    strip_files = lambda text: [l for l in text.splitlines() if not l.startswith("FILE ")]
+    if strip_files(mapped) != strip_files(plain):
+        report.fail("--map-prefix changed records other than FILE")
+    if run(args, "--map-prefix", "no-equals-sign", cxx).returncode != 2:
+        report.fail("--map-prefix without OLD=NEW is not a usage error")
+    if run(args, "--names", "llvm", cxx).stdout != plain:
+        report.fail("--names llvm is not the default")
+    if run(args, "--names", "gnu", cxx).returncode != 2:
+        report.fail("--names gnu is not a usage error")
+
     version = run(args, "--version")
     if version.returncode != 0 or not version.stdout.startswith("dump_syms "):
         report.fail(f"--version: {version.stdout!r}")
