@@ -48,13 +48,18 @@ void DumpScheduler::run(const std::vector<ScheduledJob>& jobs,
     }
     size_t job = *next;
     waiting.erase(next);
+    // Threads in proportion to the job's share of the work that could run
+    // beside it (cost stands for time too): a job nothing can join gets
+    // every free thread, one among many small ones gets one.
     unsigned free_threads = threads - threads_busy;
-    uint64_t smallest_left = waiting.empty() ? 0 : jobs[waiting.back()].cost;
-    unsigned given = 1;
-    if (waiting.empty() || cost_running + jobs[job].cost + smallest_left > budget)
-      given = free_threads; // nothing else could run beside it
-    else if (waiting.size() < free_threads)
-      given = std::max<unsigned>(1, free_threads / static_cast<unsigned>(waiting.size() + 1));
+    uint64_t room = budget - std::min(budget, cost_running + jobs[job].cost);
+    uint64_t beside = 0;
+    for (size_t other : waiting)
+      if (jobs[other].cost <= room)
+        beside += jobs[other].cost;
+    double share = double(jobs[job].cost) / double(jobs[job].cost + beside);
+    unsigned given =
+        std::clamp<unsigned>(static_cast<unsigned>(free_threads * share + 0.5), 1, free_threads);
     threads_busy += given;
     cost_running += jobs[job].cost;
     ++running;

@@ -2,10 +2,11 @@
 // up. Dumps start largest first. The memory budget is the largest dump's
 // estimated cost plus a small allowance: the largest runs alone (with every
 // thread), and smaller ones run side by side only while their estimates
-// together stay within that budget. Threads go one per dump while there are
-// enough dumps left to fill the cores, and all that are free to a dump that
-// nothing else can run beside. So 2,000 small libraries run `threads` at a
-// time, one thread each, and one huge binary gets every thread to itself.
+// together stay within that budget. A dump gets the free threads in
+// proportion to its share of the work that could run beside it: all of them
+// when nothing else fits, one when many small dumps wait. So 2,000 small
+// libraries run `threads` at a time, one thread each, and one huge binary
+// gets every thread to itself.
 #pragma once
 
 #include <cstdint>

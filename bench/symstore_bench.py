@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""symstore add over a whole release, against Breakpad's dump_syms run once
+per binary under `xargs -P` with the same core count. Reports wall time,
+peak memory of the whole process tree (resident set sizes of all processes
+summed, sampled every 20 ms: concurrent dumps add up) and files per second.
+
+    bench/symstore_bench.py RELEASE_DIR [--debug-dir DIR] [-j N]
+    BREAKPAD_DUMP_SYMS=/tmp/breakpad/src/tools/linux/dump_syms/dump_syms bench/symstore_bench.py ...
+
+To bench Debian's ceph 16.2.15 (issue 8), unpack its packages first:
+    apt-get download ceph-osd ceph-osd-dbg ceph-mon ceph-mon-dbg ceph-mgr ceph-mgr-dbg \\
+        ceph-mds ceph-mds-dbg ceph-base ceph-base-dbg ceph-common ceph-common-dbg \\
+        librados2 librados2-dbg librbd1 librbd1-dbg librgw2 librgw2-dbg radosgw radosgw-dbg
+    for d in *.deb; do dpkg-deb -x "$d" release; done
+    bench/symstore_bench.py release --debug-dir release/usr/lib/debug
+Run on demand, never in CI: a timing is never a test assertion."""
+import argparse
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def tree_rss(pid):
+    """Summed RSS (bytes) of `pid` and all its descendants."""
+    children = {}
+    rss = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+            rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo += children.get(p, [])
+    return total
+
+
+def measure(argv, stdin_bytes=None):
+    """(wall seconds, peak tree RSS bytes, exit status)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin_bytes is not None else None,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    done = threading.Event()
+
+    def sample():
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, tree_rss(proc.pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    if stdin_bytes is not None:
+        proc.communicate(stdin_bytes)
+    status = proc.wait()
+    done.set()
+    sampler.join()
+    return time.monotonic() - start, peak, status
+
+
+def elf_files(release):
+    out = []
+    for directory, _, names in os.walk(release):
+        if "/usr/lib/debug" in directory or "/.build-id" in directory:
+            continue
+        for name in names:
+            path = os.path.join(directory, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue
+            with open(path, "rb") as fh:
+                if fh.read(4) == b"\x7fELF":
+                    out.append(path)
+    return sorted(out)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("release")
+    parser.add_argument("--debug-dir", action="append", default=[])
+    parser.add_argument("-j", type=int, default=os.cpu_count())
+    parser.add_argument("--symstore", default=os.path.join(ROOT, "build", "symstore", "symstore"))
+    args = parser.parse_args()
+    files = elf_files(args.release)
+    size = sum(os.path.getsize(f) for f in files)
+    print(f"release: {len(files)} ELF files, {size / 1e6:.0f} MB; {args.j} cores")
+    tmp = tempfile.mkdtemp()
+    try:
+        rows = []
+        store = os.path.join(tmp, "store")
+        debug = sum((["--debug-dir", d] for d in args.debug_dir), [])
+        wall, peak, status = measure([args.symstore, "add", store, args.release, "-q", "-j", str(args.j), *debug])
+        rows.append(("symstore add", wall, peak, status))
+        breakpad = os.environ.get("BREAKPAD_DUMP_SYMS")
+        if breakpad:
+            out = os.path.join(tmp, "breakpad")
+            os.makedirs(out)
+            script = (f'for f in "$@"; do "{breakpad}" "$f" {" ".join(args.debug_dir)} '
+                      f'> "{out}/$(basename "$f").sym" 2>/dev/null; done')
+            listing = "\n".join(files).encode()
+            wall, peak, status = measure(
+                ["xargs", "-d", "\n", "-P", str(args.j), "-n", "1", "sh", "-c", script, "sh"], listing)
+            rows.append(("Breakpad dump_syms, xargs -P", wall, peak, status))
+        print(f"{'tool':32} {'wall s':>8} {'peak MB':>9} {'files/s':>8}")
+        for name, wall, peak, status in rows:
+            print(f"{name:32} {wall:8.1f} {peak / 1e6:9.0f} {len(files) / wall:8.1f}"
+                  + ("" if status == 0 else f"  (exit {status})"))
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+// The symbol store library: layout, atomic writes and their stale
+// temporaries, the manifest's JSON.
+#include "store/atomic_file.h"
+#include "store/layout.h"
+#include "store/manifest.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/JSON.h>
+#include <sstream>
+#include <unistd.h>
+
+namespace dumpsyms {
+namespace {
+
+std::string makeTemporaryDirectory() {
+  llvm::SmallString<128> path;
+  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("store-test", path));
+  return std::string(path);
+}
+
+TEST(StoreLayout, ElfAndPdbNames) {
+  EXPECT_EQ(symbolFileRelativePath("libfoo.so.1", "ABC0"), "libfoo.so.1/ABC0/libfoo.so.1.sym");
+  EXPECT_EQ(symbolFileRelativePath("app.pdb", "ABC1"), "app.pdb/ABC1/app.sym");
+  EXPECT_EQ(symbolFileRelativePath("APP.PDB", "ABC1"), "APP.PDB/ABC1/APP.sym");
+  EXPECT_EQ(symbolFilePath("/s", "app", "ID"), "/s/app/ID/app.sym");
+}
+
+TEST(AtomicFile, WritesWholeFileAndLeavesNoTemporary) {
+  std::string dir = makeTemporaryDirectory();
+  std::string path = dir + "/out.sym";
+  ASSERT_FALSE(writeFileAtomically(path, [](std::ostream& out) { out << "MODULE x\n"; }));
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "MODULE x\n");
+  std::error_code error;
+  size_t entries = 0;
+  for (llvm::sys::fs::directory_iterator it(dir, error), end; it != end && !error;
+       it.increment(error))
+    ++entries;
+  EXPECT_EQ(entries, 1u);
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(AtomicFile, StaleTemporariesOfDeadProcessesAreRemoved) {
+  std::string dir = makeTemporaryDirectory();
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  std::string name(host);
+  for (char& c : name)
+    if (c == '-' || c == '/')
+      c = '_';
+  // pid 0x7ffffffe is beyond any pid_max: that process is gone. Our own
+  // parent is alive: its temporary stays.
+  std::string dead = dir + "/.a.sym.tmp-" + name + "-2147483646-Ab12Cd";
+  std::string alive = dir + "/.b.sym.tmp-" + name + "-" + std::to_string(getppid()) + "-Ab12Cd";
+  std::string other = dir + "/.c.sym.tmp-elsewhere-12-Ab12Cd"; // another host, fresh
+  std::string plain = dir + "/c.sym";
+  for (const std::string& path : {dead, alive, other, plain})
+    std::ofstream(path) << "x";
+  EXPECT_TRUE(isAtomicTemporary(".a.sym.tmp-h-1-X"));
+  EXPECT_FALSE(isAtomicTemporary("a.sym"));
+  EXPECT_EQ(removeStaleTemporaries(dir), 1u);
+  EXPECT_FALSE(llvm::sys::fs::exists(dead));
+  EXPECT_TRUE(llvm::sys::fs::exists(alive));
+  EXPECT_TRUE(llvm::sys::fs::exists(other));
+  EXPECT_TRUE(llvm::sys::fs::exists(plain));
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(Manifest, EntryRoundTripsThroughJson) {
+  ManifestEntry entry;
+  entry.path = "release/bin/app";
+  entry.key = "bin/app";
+  entry.status = EntryStatus::NoDebugInfo;
+  entry.module = "app";
+  entry.cpu = "x86_64";
+  entry.debug_id = "0123456789ABCDEF0123456789ABCDEF0";
+  entry.code_id = "0123";
+  entry.debug_info_from = "none";
+  entry.sym = "app/0123456789ABCDEF0123456789ABCDEF0/app.sym";
+  RecordCounts counts;
+  counts.functions = 3;
+  counts.cfi_changes = 9;
+  entry.records = counts;
+  entry.warnings = {"one", "two"};
+  auto back = entryFromJson(toJson(entry));
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->path, entry.path);
+  EXPECT_EQ(back->key, entry.key);
+  EXPECT_EQ(back->status, EntryStatus::NoDebugInfo);
+  EXPECT_EQ(back->debug_id, entry.debug_id);
+  EXPECT_EQ(back->debug_info_from, "none");
+  ASSERT_TRUE(back->records.has_value());
+  EXPECT_EQ(back->records->functions, 3u);
+  EXPECT_EQ(back->records->cfi_changes, 9u);
+  EXPECT_EQ(back->warnings, entry.warnings);
+  EXPECT_STREQ(statusName(EntryStatus::Duplicate), "duplicate");
+  EXPECT_EQ(parseStatus("no-debug-info"), EntryStatus::NoDebugInfo);
+  EXPECT_FALSE(parseStatus("maybe").has_value());
+  EXPECT_FALSE(bool(entryFromJson(llvm::json::Value(3))));
+  llvm::consumeError(entryFromJson(llvm::json::Value(3)).takeError());
+}
+
+TEST(Manifest, CountsStatusesAndWritesAtomically) {
+  std::string dir = makeTemporaryDirectory();
+  Manifest manifest;
+  manifest.store = "s";
+  manifest.shard = "0/1";
+  for (EntryStatus status :
+       {EntryStatus::Written, EntryStatus::Written, EntryStatus::Failed, EntryStatus::Duplicate}) {
+    ManifestEntry entry;
+    entry.status = status;
+    manifest.entries.push_back(entry);
+  }
+  countStatuses(manifest);
+  EXPECT_EQ(manifest.totals.candidates, 4u);
+  EXPECT_EQ(manifest.totals.written, 2u);
+  EXPECT_EQ(manifest.totals.failed, 1u);
+  EXPECT_EQ(manifest.totals.duplicate, 1u);
+  std::string path = dir + "/m.json";
+  ASSERT_FALSE(writeManifest(path, manifest));
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto parsed = llvm::json::parse(text.str());
+  ASSERT_TRUE(bool(parsed));
+  EXPECT_EQ(parsed->getAsObject()->getArray("entries")->size(), 4u);
+  EXPECT_EQ(parsed->getAsObject()->getObject("totals")->getInteger("written"), 2);
+  llvm::sys::fs::remove_directories(dir);
+}
+
+} // namespace
+} // namespace dumpsyms
