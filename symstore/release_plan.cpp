@@ -7,23 +7,33 @@
 #include "store/layout.h"
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/xxhash.h>
 #include <map>
 #include <memory>
 #include <set>
+#include <unistd.h>
 
 namespace dumpsyms {
 
 namespace {
 
-bool startsWithElfMagic(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  return in.read(magic, 4) && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
-         magic[3] == 'F';
+// Whether the file starts with the ELF magic; an error when it cannot be read.
+llvm::Expected<bool> startsWithElfMagic(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fileError(path, std::string("cannot read it: ") + std::strerror(errno));
+  unsigned char magic[4] = {};
+  ssize_t got = read(fd, magic, sizeof magic);
+  int saved = errno;
+  close(fd);
+  if (got < 0)
+    return fileError(path, std::string("cannot read it: ") + std::strerror(saved));
+  return got == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
 }
 
 // Whether the image holds code of its own: a separate debug file keeps its
@@ -85,13 +95,11 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     e.file = &file;
     if (!file.error.empty()) {
       e.error = file.path + ": " + file.error;
-    } else if (!startsWithElfMagic(file.path)) {
-      std::ifstream probe(file.path, std::ios::binary);
-      if (probe) {
-        ++plan.non_elf;
-        continue;
-      }
-      e.error = file.path + ": cannot read it";
+    } else if (auto elf = startsWithElfMagic(file.path); !elf) {
+      e.error = llvm::toString(elf.takeError());
+    } else if (!*elf) {
+      ++plan.non_elf;
+      continue;
     } else {
       auto image = ElfImage::open(file.path);
       if (!image) {

@@ -251,6 +251,29 @@ def main():
         if key_status(shard_entries) != key_status(manifest["entries"]):
             report.fail("shard manifests together differ from the one-machine manifest")
 
+        # An unreadable file, for a user who cannot read it (root can).
+        if as_root and shutil.which("setpriv"):
+            jail = os.path.join(root, "jail")
+            os.makedirs(os.path.join(jail, "rel"))
+            os.chmod(jail, 0o777)
+            shutil.copy(os.path.join(rel, "bin/cprog"), os.path.join(jail, "rel/readable"))
+            shutil.copy(os.path.join(rel, "bin/cprog"), os.path.join(jail, "rel/unreadable"))
+            os.chmod(os.path.join(jail, "rel/unreadable"), 0)
+            for path in (os.path.join(jail, "rel"), os.path.join(jail, "rel/readable")):
+                os.chmod(path, 0o755)
+            nobody = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+                                     args.symstore, "add", os.path.join(jail, "store"), os.path.join(jail, "rel"),
+                                     "--manifest", os.path.join(jail, "m.json")],
+                                    capture_output=True, text=True)
+            if nobody.returncode == 1 and os.path.exists(os.path.join(jail, "m.json")):
+                got = {e["key"]: e for e in json.load(open(os.path.join(jail, "m.json")))["entries"]}
+                if got.get("unreadable", {}).get("status") != "failed" or \
+                        "Permission denied" not in got["unreadable"].get("error", "") or \
+                        got.get("readable", {}).get("status") != "written":
+                    report.fail(f"unreadable file as an unprivileged user: {got}")
+            else:
+                report.fail(f"unprivileged run: exit {nobody.returncode}: {nobody.stderr.strip()}")
+
         # Usage errors exit 2.
         for bad in (["add", store], ["add", store, rel, "--shard", "3/3"], ["add", store, rel, "--names", "gnu"],
                     ["add", store, rel, "--map-prefix", "nothing"], ["frobnicate"]):
