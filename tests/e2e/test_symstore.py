@@ -78,6 +78,10 @@ def build_release(args, root):
     put("cprog.gcc12.split-O2", "bin/cprog.gcc12.split-O2", "written")
     shutil.copy(os.path.join(corpus, "cprog.gcc12.split-O2-cprog.dwo"), os.path.join(rel, "bin"))
     put("cxxprog.gcc12.dwz", "bin/cxxprog-dwz", "written")
+    # A dwz -m pair: both binaries read the common file beside them.
+    put("cxxprog.gcc12.dwz-multi-a", "bin/cxxprog.gcc12.dwz-multi-a", "written")
+    put("cxxprog.gcc12.dwz-multi-b", "bin/cxxprog.gcc12.dwz-multi-b", "written")
+    shutil.copy(os.path.join(corpus, "dwz-common.debug"), os.path.join(rel, "bin"))
 
     # No debug info at all: PUBLIC and STACK CFI only.
     put("cprog.gcc12.nodebug-O2", "bin/nodebug", "no-debug-info")
@@ -168,9 +172,12 @@ def main():
         totals = manifest["totals"]
         if totals["skipped_non_elf"] != 1:
             report.fail(f"non-ELF files skipped: {totals['skipped_non_elf']}, want 1 (README.txt)")
-        # .debug of the build-id tree, the debuglink .debug, the .dwo
-        if totals["debug_files"] != 3:
-            report.fail(f"debug files: {totals['debug_files']}, want 3")
+        # .debug of the build-id tree, the debuglink .debug, the .dwo, the dwz common file
+        if totals["debug_files"] != 4:
+            report.fail(f"debug files: {totals['debug_files']}, want 4")
+        for key in ("bin/cxxprog.gcc12.dwz-multi-a", "bin/cxxprog.gcc12.dwz-multi-b"):
+            if any("dwz" in w or "supplementary" in w for w in entries.get(key, {}).get("warnings", [])):
+                report.fail(f"{key}: the dwz common file was not read: {entries[key]['warnings']}")
         if entries.get("bin/crashchain-stripped", {}).get("debug_info", {}).get("from") != "debug-file":
             report.fail("the stripped binary did not read its debug file from the release's build-id tree")
         report.note(f"manifest: {len(entries)} entries, totals {totals}")
