@@ -21,10 +21,14 @@ PACKAGES=(
   gcc-riscv64-linux-gnu gcc-mips64el-linux-gnuabi64
   binutils elfutils dwz xz-utils gdb debuginfod python3 file
   python3.11-dbg libc6-dbg
+  # symbol servers the upload test talks to
+  nginx
+  # uploading
+  libcurl4-openssl-dev libzip-dev
 )
 
 # Test tools from npm, installed into the build tree.
-NPM_PACKAGES=(@sentry/cli-linux-x64)
+NPM_PACKAGES=(@sentry/cli-linux-x64 s3rver)
 
 install_npm_tools() {
   local missing=()
@@ -39,9 +43,10 @@ install_npm_tools() {
     $sudo apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >&2
   fi
-  echo "dev.sh: installing ${missing[*]} from npm" >&2
+  echo "dev.sh: installing ${NPM_PACKAGES[*]} from npm" >&2
   mkdir -p "$BUILD/npm"
-  npm install --no-audit --no-fund --silent --prefix "$BUILD/npm" "${missing[@]}" >&2
+  # All in one command: npm prunes what a later install does not name.
+  npm install --no-audit --no-fund --silent --prefix "$BUILD/npm" "${NPM_PACKAGES[@]}" >&2
 }
 
 install_missing() {

@@ -3,7 +3,7 @@
 #include "store/atomic_file.h"
 #include "symstore/child_process.h"
 #include "symstore/dump_scheduler.h"
-#include "symstore/release_progress.h"
+#include "symstore/file_progress.h"
 
 #include <chrono>
 #include <csignal>
@@ -127,8 +127,8 @@ int runAdd(const AddOptions& options) {
   unsigned threads =
       options.jobs ? options.jobs : llvm::hardware_concurrency().compute_thread_count();
   const std::string self = selfExecutable();
-  ReleaseProgress progress(!options.quiet && isatty(STDERR_FILENO), plan.dumps.size(),
-                           plan.bytes_to_read);
+  FileProgress progress(!options.quiet && isatty(STDERR_FILENO), plan.dumps.size(),
+                        plan.bytes_to_read);
   std::mutex report_mutex;
   auto reportEntry = [&](const ManifestEntry& entry) {
     if (entry.status == EntryStatus::Failed) {
@@ -191,7 +191,7 @@ int runAdd(const AddOptions& options) {
   if (!options.quiet)
     std::fprintf(stderr,
                  "symstore: %llu written, %llu no-debug-info, %llu exists, %llu duplicate, "
-                 "%llu failed; %llu debug files used, %llu non-ELF files skipped%s; %.1f s\n",
+                 "%llu failed; %llu separate debug files, %llu non-ELF files skipped%s; %.1f s\n",
                  (unsigned long long)t.written, (unsigned long long)t.no_debug_info,
                  (unsigned long long)t.exists, (unsigned long long)t.duplicate,
                  (unsigned long long)t.failed, (unsigned long long)t.debug_files,

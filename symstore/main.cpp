@@ -4,9 +4,11 @@
 #include "dump_syms/options.h"
 #include "symstore/add_command.h"
 #include "symstore/dump_into_store.h"
+#include "upload/upload_runner.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/JSON.h>
@@ -104,6 +106,40 @@ int main(int argc, char** argv) {
   add_command->add_flag("-q,--quiet", add.quiet, "print nothing but errors");
   defineDumpOptions(*add_command, add.dump);
 
+  UploadRunOptions upload;
+  double max_batch_mb = 256;
+  CLI::App* upload_command =
+      app.add_subcommand("upload", "send a store's symbol files to a symbol server");
+  upload_command->add_option("STORE", upload.store, "the symbol store")->required();
+  upload_command
+      ->add_option("--to", upload.config.url, "the server: a URL, or s3://BUCKET[/PREFIX]")
+      ->required();
+  upload_command
+      ->add_option("--protocol", upload.config.protocol, "how to talk to it (default: put)")
+      ->check(CLI::IsMember({"put", "s3", "breakpad-v1", "breakpad-v2", "tecken"}))
+      ->option_text("put|s3|breakpad-v1|breakpad-v2|tecken");
+  upload_command->add_option("-j,--jobs", upload.jobs, "requests at a time (default: 4)")
+      ->check(CLI::Range(1, 256));
+  upload_command->add_option("--retries", upload.config.retry.retries,
+                             "tries after the first, on connection errors, timeouts, 408, 429, 5xx "
+                             "(default: 5)");
+  upload_command
+      ->add_option("--timeout", upload.config.timeout_seconds,
+                   "seconds to connect, and that a transfer may stall (default: 60)")
+      ->check(CLI::Range(1, 86400));
+  upload_command->add_flag("--gzip", upload.config.gzip,
+                           "send files gzip-compressed (Content-Encoding: gzip)");
+  upload_command->add_flag("--dry-run", upload.dry_run, "list what would be sent; send nothing");
+  upload_command->add_flag("--verify", upload.config.verify,
+                           "put, s3: a HEAD after each upload must find the file");
+  upload_command->add_option("--endpoint", upload.config.endpoint,
+                             "s3: the service URL (MinIO, a local S3, ...)");
+  upload_command
+      ->add_option("--max-batch", max_batch_mb, "tecken: the largest request, in MB (default: 256)")
+      ->check(CLI::PositiveNumber);
+  upload_command->add_flag("-v,--verbose", upload.verbose, "say what happens to every file");
+  upload_command->add_flag("-q,--quiet", upload.quiet, "print nothing but errors");
+
   // The child process of `add`: one binary into the store, a JSON report on stdout.
   Options one;
   CLI::App* dump_one = app.add_subcommand("dump-one", "");
@@ -138,6 +174,21 @@ int main(int argc, char** argv) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
     return 0;
+  }
+
+  if (*upload_command) {
+    // Secrets come from the environment only, never from the command line.
+    auto env = [](const char* name) {
+      const char* value = std::getenv(name);
+      return std::string(value ? value : "");
+    };
+    upload.config.token = env("SYMSTORE_TOKEN");
+    upload.config.aws_access_key = env("AWS_ACCESS_KEY_ID");
+    upload.config.aws_secret_key = env("AWS_SECRET_ACCESS_KEY");
+    upload.config.aws_region =
+        env("AWS_REGION").empty() ? env("AWS_DEFAULT_REGION") : env("AWS_REGION");
+    upload.config.max_batch_bytes = static_cast<uint64_t>(max_batch_mb * 1e6);
+    return runUpload(upload);
   }
 
   if (!parseShard(shard, add.shard)) {

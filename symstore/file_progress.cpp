@@ -1,13 +1,13 @@
-#include "symstore/release_progress.h"
+#include "symstore/file_progress.h"
 
 #include <cstdio>
 
 namespace dumpsyms {
 
-ReleaseProgress::ReleaseProgress(bool enabled, size_t total_files, uint64_t total_bytes)
+FileProgress::FileProgress(bool enabled, size_t total_files, uint64_t total_bytes)
     : enabled_(enabled), total_files_(total_files), total_bytes_(total_bytes) {}
 
-void ReleaseProgress::started(const std::string& path) {
+void FileProgress::started(const std::string& path) {
   if (!enabled_)
     return;
   std::lock_guard lock(mutex_);
@@ -15,7 +15,7 @@ void ReleaseProgress::started(const std::string& path) {
   draw(false);
 }
 
-void ReleaseProgress::finished(const std::string& path, uint64_t bytes) {
+void FileProgress::finished(const std::string& path, uint64_t bytes) {
   if (!enabled_)
     return;
   std::lock_guard lock(mutex_);
@@ -26,7 +26,7 @@ void ReleaseProgress::finished(const std::string& path, uint64_t bytes) {
   draw(false);
 }
 
-void ReleaseProgress::clear() {
+void FileProgress::clear() {
   if (!enabled_)
     return;
   std::lock_guard lock(mutex_);
@@ -36,7 +36,7 @@ void ReleaseProgress::clear() {
   last_draw_ = {};
 }
 
-void ReleaseProgress::draw(bool force) {
+void FileProgress::draw(bool force) {
   auto now = std::chrono::steady_clock::now();
   if (!force && now - last_draw_ < std::chrono::milliseconds(200))
     return;

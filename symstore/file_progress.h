@@ -1,5 +1,5 @@
-// The progress line of symstore add on a terminal: files done of all,
-// bytes done of all, an estimate of the time left, and a file being dumped.
+// The progress line of symstore add and upload on a terminal: files done of all,
+// bytes done of all, an estimate of the time left, and a file at work.
 // Drawn on stderr at most a few times a second; nothing when not enabled.
 #pragma once
 
@@ -11,9 +11,9 @@
 
 namespace dumpsyms {
 
-class ReleaseProgress {
+class FileProgress {
 public:
-  ReleaseProgress(bool enabled, size_t total_files, uint64_t total_bytes);
+  FileProgress(bool enabled, size_t total_files, uint64_t total_bytes);
 
   void started(const std::string& path);
   void finished(const std::string& path, uint64_t bytes);

@@ -1,0 +1,92 @@
+#include "store/store_listing.h"
+
+#include "object/elf_image.h"
+#include "store/layout.h"
+
+#include <algorithm>
+#include <fstream>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace dumpsyms {
+
+namespace {
+
+// The MODULE line's fields, or a problem.
+std::string readModuleLine(const std::string& path, StoredSymbolFile& file) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return "cannot read it";
+  std::string line;
+  // A MODULE line is short; a file that has none in its first 4 KiB is not a symbol file.
+  char buffer[4096];
+  in.read(buffer, sizeof buffer);
+  llvm::StringRef head(buffer, static_cast<size_t>(in.gcount()));
+  size_t end = head.find('\n');
+  if (end == llvm::StringRef::npos)
+    return "does not start with a MODULE line";
+  llvm::StringRef first = head.take_front(end).rtrim('\r');
+  if (!first.consume_front("MODULE "))
+    return "does not start with a MODULE line";
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  first.split(parts, ' ', 3, false);
+  if (parts.size() != 4)
+    return "has a MODULE line without os, cpu, id and name";
+  file.os = parts[0].str();
+  file.cpu = parts[1].str();
+  file.debug_id = parts[2].str();
+  file.debug_file = parts[3].str();
+  return "";
+}
+
+} // namespace
+
+llvm::Expected<StoreListing> listStore(const std::string& root) {
+  if (!llvm::sys::fs::is_directory(root))
+    return fileError(root, "is not a symbol store directory");
+  StoreListing listing;
+  std::error_code error;
+  for (llvm::sys::fs::recursive_directory_iterator it(root, error), end; it != end && !error;
+       it.increment(error)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    if (name.starts_with(".")) {
+      if (it->type() == llvm::sys::fs::file_type::directory_file)
+        it.no_push();
+      continue;
+    }
+    if (it->type() != llvm::sys::fs::file_type::regular_file)
+      continue;
+    StoredSymbolFile file;
+    file.path = it->path();
+    llvm::SmallString<256> relative(llvm::StringRef(file.path).drop_front(root.size()));
+    while (relative.starts_with("/"))
+      relative.erase(relative.begin());
+    file.relative_path = std::string(relative);
+    if (!llvm::StringRef(file.relative_path).ends_with(".sym")) {
+      listing.problems.push_back(file.path + ": not a symbol file (no .sym name)");
+      continue;
+    }
+    llvm::sys::fs::file_size(file.path, file.size);
+    if (std::string problem = readModuleLine(file.path, file); !problem.empty()) {
+      listing.problems.push_back(file.path + ": " + problem);
+      continue;
+    }
+    std::string expected = symbolFileRelativePath(file.debug_file, file.debug_id);
+    if (file.relative_path != expected) {
+      listing.problems.push_back(file.path + ": its MODULE line files it as " + expected);
+      continue;
+    }
+    listing.files.push_back(std::move(file));
+  }
+  if (error)
+    return fileError(root, "cannot read the store: " + error.message());
+  std::sort(listing.files.begin(), listing.files.end(),
+            [](const StoredSymbolFile& a, const StoredSymbolFile& b) {
+              return a.relative_path < b.relative_path;
+            });
+  std::sort(listing.problems.begin(), listing.problems.end());
+  return listing;
+}
+
+} // namespace dumpsyms

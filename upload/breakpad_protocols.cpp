@@ -1,0 +1,203 @@
+// Breakpad's two upload protocols, as its sym_upload speaks them.
+//
+// breakpad-v1: one multipart/form-data POST per file, with the form fields
+// sym_upload sends (os, cpu, debug_file, code_file, debug_identifier) and
+// the file as "symbol_file"; 200 means stored. The server cannot be asked
+// what it has: the runner keeps a ledger.
+//
+// breakpad-v2 (sym-upload-v2): GET .../v1/symbols/<file>/<id>:checkStatus,
+// then POST .../v1/uploads:create for a signed URL, PUT the file there, and
+// POST .../v1/uploads/<key>:complete. The API key goes in ?key=. Where
+// sym_upload sends the completion body as JSON-like text labelled
+// "application/son", we send the same fields as JSON.
+#include "upload/protocols.h"
+
+#include <llvm/Support/JSON.h>
+
+namespace dumpsyms {
+
+namespace {
+
+class BreakpadV1Protocol : public UploadProtocol {
+public:
+  explicit BreakpadV1Protocol(const UploadConfig& config) : UploadProtocol(config) {}
+
+  bool asksServer() const override { return false; }
+
+  std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) override {
+    std::vector<UploadResult> results;
+    for (const StoredSymbolFile* file : files)
+      results.push_back(uploadOne(*file));
+    return results;
+  }
+
+private:
+  UploadResult uploadOne(const StoredSymbolFile& file) {
+    UploadResult result;
+    auto body = readBody(file, false);
+    if (!body) {
+      result.error = llvm::toString(body.takeError());
+      return result;
+    }
+    HttpRequest post;
+    post.method = "POST";
+    post.url = config_.url;
+    post.timeout_seconds = config_.timeout_seconds;
+    if (!config_.token.empty())
+      post.headers.push_back("Authorization: Bearer " + config_.token);
+    std::string sym_name = file.relative_path.substr(file.relative_path.rfind('/') + 1);
+    post.form = {
+        {"os", file.os, {}, "", ""},
+        {"cpu", file.cpu, {}, "", ""},
+        {"debug_file", file.debug_file, {}, "", ""},
+        {"code_file", file.debug_file, {}, "", ""},
+        {"debug_identifier", file.debug_id, {}, "", ""},
+        {"symbol_file", "", *body, sym_name, "application/octet-stream"},
+    };
+    unsigned tries = 0;
+    HttpResponse answer = performWithRetries(post, config_.retry, &tries);
+    result.requests = tries;
+    if (answer.status != 200) {
+      result.error = describeFailure(file.relative_path + ": POST " + config_.url, answer);
+      return result;
+    }
+    result.outcome = UploadOutcome::Uploaded;
+    result.bytes_sent = body->size();
+    return result;
+  }
+};
+
+class BreakpadV2Protocol : public UploadProtocol {
+public:
+  explicit BreakpadV2Protocol(const UploadConfig& config)
+      : UploadProtocol(config), base_(llvm::StringRef(config.url).rtrim('/').str()) {}
+
+  bool asksServer() const override { return true; }
+
+  std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) override {
+    std::vector<UploadResult> results;
+    for (const StoredSymbolFile* file : files)
+      results.push_back(uploadOne(*file));
+    return results;
+  }
+
+private:
+  std::string withKey(const std::string& url) const {
+    return config_.token.empty() ? url : url + "?key=" + urlEncode(config_.token);
+  }
+
+  HttpRequest request(const std::string& method, const std::string& url) const {
+    HttpRequest r;
+    r.method = method;
+    r.url = url;
+    r.timeout_seconds = config_.timeout_seconds;
+    return r;
+  }
+
+  // A JSON answer's string field, or "".
+  static std::string field(const HttpResponse& answer, llvm::StringRef name) {
+    auto parsed = llvm::json::parse(answer.body);
+    if (!parsed) {
+      llvm::consumeError(parsed.takeError());
+      return "";
+    }
+    const llvm::json::Object* object = parsed->getAsObject();
+    auto value = object ? object->getString(name) : std::nullopt;
+    return value ? value->str() : "";
+  }
+
+  UploadResult uploadOne(const StoredSymbolFile& file) {
+    UploadResult result;
+    unsigned tries = 0;
+    std::string symbol = urlEncode(file.debug_file) + "/" + urlEncode(file.debug_id);
+    std::string where = file.relative_path + ": ";
+
+    HttpResponse status = performWithRetries(
+        request("GET", withKey(base_ + "/v1/symbols/" + symbol + ":checkStatus")), config_.retry,
+        &tries);
+    result.requests += tries;
+    std::string state = status.status == 200 ? field(status, "status") : "";
+    if (state == "FOUND") {
+      result.outcome = UploadOutcome::Present;
+      return result;
+    }
+    if (state != "MISSING") {
+      result.error = describeFailure(where + "checkStatus", status);
+      return result;
+    }
+
+    HttpRequest create = request("POST", withKey(base_ + "/v1/uploads:create"));
+    HttpResponse created = performWithRetries(create, config_.retry, &tries);
+    result.requests += tries;
+    std::string upload_url = field(created, "uploadUrl");
+    std::string upload_key = field(created, "uploadKey");
+    if (created.status != 200 || upload_url.empty() || upload_key.empty()) {
+      result.error = describeFailure(where + "uploads:create", created);
+      return result;
+    }
+
+    auto body = readBody(file, config_.gzip);
+    if (!body) {
+      result.error = llvm::toString(body.takeError());
+      return result;
+    }
+    HttpRequest put = request("PUT", upload_url);
+    put.body = *body;
+    if (config_.gzip)
+      put.headers.push_back("Content-Encoding: gzip");
+    HttpResponse sent = performWithRetries(put, config_.retry, &tries);
+    result.requests += tries;
+    if (sent.status < 200 || sent.status >= 300) {
+      result.error = describeFailure(where + "PUT to the upload URL", sent);
+      return result;
+    }
+
+    llvm::json::Value completion =
+        llvm::json::Object{{"symbol_id", llvm::json::Object{{"debug_file", file.debug_file},
+                                                            {"debug_id", file.debug_id}}},
+                           {"symbol_upload_type", "BREAKPAD"}};
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    stream << completion;
+    stream.flush();
+    HttpRequest complete =
+        request("POST", withKey(base_ + "/v1/uploads/" + urlEncode(upload_key) + ":complete"));
+    complete.body = text;
+    complete.headers.push_back("Content-Type: application/json");
+    HttpResponse completed = performWithRetries(complete, config_.retry, &tries);
+    result.requests += tries;
+    std::string outcome = completed.status == 200 ? field(completed, "result") : "";
+    if (outcome == "OK") {
+      result.outcome = UploadOutcome::Uploaded;
+      result.bytes_sent = body->size();
+    } else if (outcome == "DUPLICATE_DATA") {
+      result.outcome = UploadOutcome::Present;
+    } else {
+      result.error = describeFailure(where + "uploads:complete", completed);
+    }
+    return result;
+  }
+
+  std::string base_;
+};
+
+bool isHttpUrl(const std::string& url) {
+  return llvm::StringRef(url).starts_with("http://") ||
+         llvm::StringRef(url).starts_with("https://");
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<UploadProtocol>> makeBreakpadV1Protocol(const UploadConfig& config) {
+  if (!isHttpUrl(config.url))
+    return llvm::createStringError("--to " + config.url + ": expected an http:// or https:// URL");
+  return std::make_unique<BreakpadV1Protocol>(config);
+}
+
+llvm::Expected<std::unique_ptr<UploadProtocol>> makeBreakpadV2Protocol(const UploadConfig& config) {
+  if (!isHttpUrl(config.url))
+    return llvm::createStringError("--to " + config.url + ": expected an http:// or https:// URL");
+  return std::make_unique<BreakpadV2Protocol>(config);
+}
+
+} // namespace dumpsyms

@@ -1,0 +1,169 @@
+#include "upload/http_client.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <curl/curl.h>
+#include <memory>
+#include <mutex>
+
+namespace dumpsyms {
+
+namespace {
+
+constexpr size_t kMaxBody = 1 << 20;
+
+void initializeOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+size_t collectBody(char* data, size_t size, size_t count, void* user) {
+  auto* body = static_cast<std::string*>(user);
+  size_t bytes = size * count;
+  if (body->size() < kMaxBody)
+    body->append(data, std::min(bytes, kMaxBody - body->size()));
+  return bytes;
+}
+
+size_t collectHeader(char* data, size_t size, size_t count, void* user) {
+  auto* headers = static_cast<std::map<std::string, std::string>*>(user);
+  size_t bytes = size * count;
+  llvm::StringRef line(data, bytes);
+  if (line.starts_with("HTTP/")) // a new response (after 100 Continue or a redirect)
+    headers->clear();
+  size_t colon = line.find(':');
+  if (colon != llvm::StringRef::npos) {
+    std::string name = line.take_front(colon).trim().lower();
+    (*headers)[name] = line.drop_front(colon + 1).trim().str();
+  }
+  return bytes;
+}
+
+struct UploadCursor {
+  llvm::StringRef data;
+  size_t offset = 0;
+};
+
+size_t readBody(char* buffer, size_t size, size_t count, void* user) {
+  auto* cursor = static_cast<UploadCursor*>(user);
+  size_t n = std::min(size * count, cursor->data.size() - cursor->offset);
+  std::memcpy(buffer, cursor->data.data() + cursor->offset, n);
+  cursor->offset += n;
+  return n;
+}
+
+struct CurlDeleter {
+  void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
+  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+  void operator()(curl_mime* mime) const { curl_mime_free(mime); }
+};
+
+} // namespace
+
+std::string HttpResponse::header(const std::string& lower_case_name) const {
+  auto it = headers.find(lower_case_name);
+  return it == headers.end() ? "" : it->second;
+}
+
+std::string urlEncode(llvm::StringRef text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", c);
+      out += escaped;
+    }
+  }
+  return out;
+}
+
+HttpResponse performRequest(const HttpRequest& request) {
+  initializeOnce();
+  HttpResponse response;
+  std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
+  if (!curl) {
+    response.transport_error = "cannot start libcurl";
+    return response;
+  }
+  CURL* c = curl.get();
+  curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, long(request.timeout_seconds));
+  // A transfer that moves no byte for the timeout is stalled: give up on it.
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, long(request.timeout_seconds));
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collectBody);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, collectHeader);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &response.headers);
+  curl_easy_setopt(c, CURLOPT_USERAGENT, "symstore/" DUMP_SYMS_VERSION);
+  char error_text[CURL_ERROR_SIZE] = {};
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_text);
+
+  curl_slist* raw_headers = nullptr;
+  for (const std::string& header : request.headers)
+    raw_headers = curl_slist_append(raw_headers, header.c_str());
+  // No "Expect: 100-continue" round trip. A signed request keeps the
+  // header (libcurl 7.88 would still sign a blanked one, which AWS refuses)
+  // and just does not wait for the 100.
+  if (request.aws_sigv4.empty())
+    raw_headers = curl_slist_append(raw_headers, "Expect:");
+  else
+    curl_easy_setopt(c, CURLOPT_EXPECT_100_TIMEOUT_MS, 0L);
+  std::unique_ptr<curl_slist, CurlDeleter> headers(raw_headers);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
+
+  UploadCursor cursor{request.body, 0};
+  std::unique_ptr<curl_mime, CurlDeleter> mime;
+  if (request.method == "HEAD") {
+    curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+  } else if (request.method == "PUT") {
+    curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(c, CURLOPT_READFUNCTION, readBody);
+    curl_easy_setopt(c, CURLOPT_READDATA, &cursor);
+    curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.body.size()));
+  } else if (request.method == "POST") {
+    if (!request.form.empty()) {
+      mime.reset(curl_mime_init(c));
+      for (const FormPart& part : request.form) {
+        curl_mimepart* field = curl_mime_addpart(mime.get());
+        curl_mime_name(field, part.name.c_str());
+        if (part.filename.empty()) {
+          curl_mime_data(field, part.value.data(), part.value.size());
+        } else {
+          curl_mime_data(field, part.data.data(), part.data.size());
+          curl_mime_filename(field, part.filename.c_str());
+        }
+        if (!part.content_type.empty())
+          curl_mime_type(field, part.content_type.c_str());
+      }
+      curl_easy_setopt(c, CURLOPT_MIMEPOST, mime.get());
+    } else {
+      curl_easy_setopt(c, CURLOPT_POST, 1L);
+      curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
+      curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
+    }
+  } else if (request.method != "GET") {
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  }
+  if (!request.aws_sigv4.empty()) {
+    curl_easy_setopt(c, CURLOPT_AWS_SIGV4, request.aws_sigv4.c_str());
+    curl_easy_setopt(c, CURLOPT_USERPWD, request.aws_credentials.c_str());
+  }
+
+  CURLcode result = curl_easy_perform(c);
+  if (result != CURLE_OK) {
+    response.status = 0;
+    response.transport_error = error_text[0] ? error_text : curl_easy_strerror(result);
+    return response;
+  }
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &response.status);
+  if (response.status == 0)
+    response.transport_error = "no HTTP answer";
+  return response;
+}
+
+} // namespace dumpsyms

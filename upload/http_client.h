@@ -1,0 +1,48 @@
+// The only code that speaks HTTP: one request, over libcurl, with its
+// answer. No retries here (retry_policy.h), no protocol (the *_protocol files).
+#pragma once
+
+#include <llvm/ADT/StringRef.h>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dumpsyms {
+
+struct FormPart {
+  std::string name;
+  std::string value;    // a plain field, or
+  llvm::StringRef data; // a file part's bytes (borrowed)
+  std::string filename; // set for a file part
+  std::string content_type;
+};
+
+struct HttpRequest {
+  std::string method = "GET"; // GET, HEAD, PUT, POST
+  std::string url;
+  std::vector<std::string> headers; // "Name: value"
+  llvm::StringRef body;             // PUT/POST bytes (borrowed)
+  std::vector<FormPart> form;       // multipart/form-data instead of body
+  // AWS Signature V4 by libcurl: "aws:amz:REGION:s3" and "KEY:SECRET".
+  std::string aws_sigv4;
+  std::string aws_credentials;
+  // Connect timeout, and the longest the transfer may stall (no byte moving).
+  unsigned timeout_seconds = 60;
+};
+
+struct HttpResponse {
+  long status = 0;                            // 0: no answer (see transport_error)
+  std::string transport_error;                // the connection failed, timed out, broke
+  std::map<std::string, std::string> headers; // lower-case names
+  std::string body;                           // at most 1 MiB of it
+
+  bool answered() const { return status != 0; }
+  std::string header(const std::string& lower_case_name) const;
+};
+
+HttpResponse performRequest(const HttpRequest& request);
+
+// A URL's query value, percent-encoded.
+std::string urlEncode(llvm::StringRef text);
+
+} // namespace dumpsyms

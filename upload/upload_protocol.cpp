@@ -1,0 +1,67 @@
+#include "upload/upload_protocol.h"
+
+#include "upload/gzip_body.h"
+#include "upload/protocols.h"
+
+#include <cctype>
+#include <llvm/Support/MemoryBuffer.h>
+
+namespace dumpsyms {
+
+std::string UploadProtocol::serverName() const {
+  std::string name = config_.protocol + "-";
+  for (char c : config_.url)
+    name += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
+  return name;
+}
+
+std::string joinUrl(const std::string& base, const std::string& relative_path) {
+  std::string url = base;
+  while (!url.empty() && url.back() == '/')
+    url.pop_back();
+  // Each path segment percent-encoded, the separators kept.
+  size_t start = 0;
+  while (start <= relative_path.size()) {
+    size_t slash = relative_path.find('/', start);
+    if (slash == std::string::npos)
+      slash = relative_path.size();
+    url += "/" + urlEncode(llvm::StringRef(relative_path).slice(start, slash));
+    start = slash + 1;
+  }
+  return url;
+}
+
+std::string describeFailure(const std::string& what, const HttpResponse& response) {
+  if (!response.answered())
+    return what + ": " + response.transport_error;
+  std::string body = response.body.substr(0, response.body.find('\n'));
+  if (body.size() > 300)
+    body = body.substr(0, 300) + "...";
+  return what + ": HTTP " + std::to_string(response.status) + (body.empty() ? "" : " " + body);
+}
+
+llvm::Expected<std::string> readBody(const StoredSymbolFile& file, bool gzip) {
+  auto buffer = llvm::MemoryBuffer::getFile(file.path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError(file.path + ": cannot read it: " + buffer.getError().message());
+  if (!gzip)
+    return (*buffer)->getBuffer().str();
+  return gzipCompress((*buffer)->getBuffer());
+}
+
+llvm::Expected<std::unique_ptr<UploadProtocol>> makeUploadProtocol(const UploadConfig& config) {
+  if (config.protocol == "put")
+    return makePutProtocol(config);
+  if (config.protocol == "s3")
+    return makeS3Protocol(config);
+  if (config.protocol == "breakpad-v1")
+    return makeBreakpadV1Protocol(config);
+  if (config.protocol == "breakpad-v2")
+    return makeBreakpadV2Protocol(config);
+  if (config.protocol == "tecken")
+    return makeTeckenProtocol(config);
+  return llvm::createStringError("unknown protocol '" + config.protocol + "'");
+}
+
+} // namespace dumpsyms

@@ -1,0 +1,71 @@
+// The ways a symbol file reaches a server. Each protocol turns store files
+// into requests and requests' answers into outcomes; retries, concurrency
+// and bookkeeping are the runner's (upload_runner.h).
+#pragma once
+
+#include "store/store_listing.h"
+#include "upload/retry_policy.h"
+
+#include <cstdint>
+#include <llvm/Support/Error.h>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dumpsyms {
+
+struct UploadConfig {
+  std::string protocol = "put"; // put, s3, breakpad-v1, breakpad-v2, tecken
+  std::string url;              // --to
+  std::string endpoint;         // --endpoint (s3)
+  std::string token;            // SYMSTORE_TOKEN
+  std::string aws_access_key, aws_secret_key, aws_region; // AWS_*
+  unsigned timeout_seconds = 60;
+  RetryPolicy retry;
+  bool gzip = false;
+  bool verify = false;
+  uint64_t max_batch_bytes = 256ull << 20; // tecken
+};
+
+enum class UploadOutcome { Uploaded, Present, Failed };
+
+struct UploadResult {
+  UploadOutcome outcome = UploadOutcome::Failed;
+  std::string error; // for Failed: the file, the request and the server's answer
+  uint64_t bytes_sent = 0;
+  unsigned requests = 0;
+};
+
+class UploadProtocol {
+public:
+  virtual ~UploadProtocol() = default;
+
+  // Whether the server can be asked what it has; if not, the runner keeps a
+  // ledger of what the server confirmed.
+  virtual bool asksServer() const = 0;
+  // Files that may go in one request (tecken packs many); 1 for the others.
+  virtual bool packsBatches() const { return false; }
+  // Once before any upload (s3 lists the bucket). An error fails every file.
+  virtual llvm::Error prepare() { return llvm::Error::success(); }
+  // Uploads `files` (one, unless packsBatches()), asking first where it can;
+  // one result per file.
+  virtual std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) = 0;
+  // Names the server in the ledger's file name.
+  virtual std::string serverName() const;
+
+protected:
+  explicit UploadProtocol(const UploadConfig& config) : config_(config) {}
+  const UploadConfig& config_;
+};
+
+// The protocol `config.protocol` names; an error for a malformed --to.
+llvm::Expected<std::unique_ptr<UploadProtocol>> makeUploadProtocol(const UploadConfig& config);
+
+// Helpers shared by the protocols.
+std::string joinUrl(const std::string& base, const std::string& relative_path);
+// "<request>: <status> <first line of the body>" or "<request>: <transport error>".
+std::string describeFailure(const std::string& what, const HttpResponse& response);
+// A file's bytes to send: as stored, or gzip-compressed (then `gzipped` is set).
+llvm::Expected<std::string> readBody(const StoredSymbolFile& file, bool gzip);
+
+} // namespace dumpsyms
