@@ -1,0 +1,130 @@
+// Upload pieces that need no server: the retry decisions and waits, secret
+// redaction, gzip bodies, zip archives, URLs, the store listing's checks.
+#include "store/store_listing.h"
+#include "upload/gzip_body.h"
+#include "upload/retry_policy.h"
+#include "upload/upload_protocol.h"
+#include "upload/upload_runner.h"
+#include "upload/zip_archive.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <zlib.h>
+
+namespace dumpsyms {
+namespace {
+
+HttpResponse answer(long status) {
+  HttpResponse response;
+  response.status = status;
+  return response;
+}
+
+TEST(RetryPolicy, RetriesTransportErrorsTimeoutsThrottlingAndServerErrors) {
+  HttpResponse broken;
+  broken.transport_error = "Connection refused";
+  EXPECT_TRUE(isRetryable(broken));
+  for (long status : {408L, 429L, 500L, 502L, 503L, 504L})
+    EXPECT_TRUE(isRetryable(answer(status))) << status;
+  for (long status : {200L, 201L, 204L, 400L, 401L, 403L, 404L, 409L, 413L})
+    EXPECT_FALSE(isRetryable(answer(status))) << status;
+}
+
+TEST(RetryPolicy, RetryAfterInSecondsOrAsADate) {
+  EXPECT_EQ(retryAfterSeconds("7", 0), 7.0);
+  EXPECT_FALSE(retryAfterSeconds("", 0).has_value());
+  EXPECT_FALSE(retryAfterSeconds("soon", 0).has_value());
+  std::time_t now = 784111777; // Sun, 06 Nov 1994 08:49:37 GMT
+  EXPECT_EQ(retryAfterSeconds("Sun, 06 Nov 1994 08:49:47 GMT", now), 10.0);
+  EXPECT_EQ(retryAfterSeconds("Sun, 06 Nov 1994 08:49:00 GMT", now), 0.0);
+}
+
+TEST(RetryPolicy, BackoffGrowsIsCappedJitteredAndYieldsToTheServer) {
+  RetryPolicy policy;
+  policy.first_delay = 0.5;
+  policy.max_delay = 4;
+  policy.max_retry_after = 60;
+  EXPECT_DOUBLE_EQ(backoffDelay(policy, 1, std::nullopt, 0.999999), 0.5 * (0.1 + 0.9 * 0.999999));
+  EXPECT_LE(backoffDelay(policy, 3, std::nullopt, 0.99), 2.0);
+  EXPECT_LE(backoffDelay(policy, 30, std::nullopt, 0.99), 4.0); // capped
+  EXPECT_GE(backoffDelay(policy, 30, std::nullopt, 0.0), 0.4);  // never nothing
+  EXPECT_EQ(backoffDelay(policy, 1, 12.0, 0.5), 12.0);          // Retry-After wins
+  EXPECT_EQ(backoffDelay(policy, 1, 600.0, 0.5), 60.0);         // within reason
+}
+
+TEST(UploadRunner, SecretsAreRedactedInEveryForm) {
+  UploadConfig config;
+  config.token = "t0k/en+1";
+  config.aws_secret_key = "s3cr3t";
+  std::string text =
+      redactSecrets("GET /x?key=t0k%2Fen%2B1 failed; Bearer t0k/en+1; secret s3cr3t; fine", config);
+  EXPECT_EQ(text.find("t0k"), std::string::npos) << text;
+  EXPECT_EQ(text.find("s3cr3t"), std::string::npos) << text;
+  EXPECT_NE(text.find("fine"), std::string::npos);
+}
+
+TEST(UploadProtocol, UrlsJoinAndEncodeSegments) {
+  EXPECT_EQ(joinUrl("http://h/base/", "a b/ID/a b.sym"), "http://h/base/a%20b/ID/a%20b.sym");
+  EXPECT_EQ(joinUrl("http://h", "lib.so/ID/lib.so.sym"), "http://h/lib.so/ID/lib.so.sym");
+}
+
+TEST(GzipBody, InflatesBackToTheInput) {
+  std::string input(100000, 'x');
+  for (size_t i = 0; i < input.size(); i += 7)
+    input[i] = char('a' + i % 26);
+  auto gz = gzipCompress(input);
+  ASSERT_TRUE(bool(gz));
+  ASSERT_GE(gz->size(), 18u);
+  EXPECT_EQ(uint8_t((*gz)[0]), 0x1f); // gzip magic
+  EXPECT_EQ(uint8_t((*gz)[1]), 0x8b);
+  std::string back(input.size(), '\0');
+  z_stream stream = {};
+  ASSERT_EQ(inflateInit2(&stream, 15 + 16), Z_OK);
+  stream.next_in = reinterpret_cast<Bytef*>(gz->data());
+  stream.avail_in = uInt(gz->size());
+  stream.next_out = reinterpret_cast<Bytef*>(back.data());
+  stream.avail_out = uInt(back.size());
+  EXPECT_EQ(inflate(&stream, Z_FINISH), Z_STREAM_END);
+  inflateEnd(&stream);
+  EXPECT_EQ(back, input);
+}
+
+TEST(ZipArchive, HoldsItsEntries) {
+  std::string a = "MODULE Linux x86_64 ID a\n", b(5000, 'b');
+  auto zip = buildZipArchive({{"a/ID/a.sym", a}, {"b/ID/b.sym", b}});
+  ASSERT_TRUE(bool(zip)) << llvm::toString(zip.takeError());
+  EXPECT_EQ(zip->substr(0, 4), std::string("PK\x03\x04", 4));
+  EXPECT_NE(zip->find("a/ID/a.sym"), std::string::npos);
+  EXPECT_NE(zip->find("b/ID/b.sym"), std::string::npos);
+  EXPECT_LT(zip->size(), a.size() + b.size()); // deflated
+}
+
+TEST(StoreListing, RefusesMisfiledAndForeignFiles) {
+  llvm::SmallString<128> root;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("listing-test", root));
+  std::string store(root);
+  auto put = [&](const std::string& relative, const std::string& text) {
+    llvm::SmallString<256> path(store);
+    path += "/" + relative;
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+    std::ofstream(std::string(path)) << text;
+  };
+  put("good/ID1/good.sym", "MODULE Linux x86_64 ID1 good\nFILE 0 a.c\n");
+  put("moved/ID2/moved.sym", "MODULE Linux x86_64 ID9 moved\n");
+  put("text/ID3/text.sym", "hello\n");
+  put(".uploaded/put-server", "good/ID1/good.sym 40\n"); // ledgers are not files of the store
+  auto listing = listStore(store);
+  ASSERT_TRUE(bool(listing));
+  ASSERT_EQ(listing->files.size(), 1u);
+  EXPECT_EQ(listing->files[0].relative_path, "good/ID1/good.sym");
+  EXPECT_EQ(listing->files[0].cpu, "x86_64");
+  EXPECT_EQ(listing->problems.size(), 2u);
+  EXPECT_FALSE(bool(listStore(store + "/no-such-dir")));
+  llvm::consumeError(listStore(store + "/no-such-dir").takeError());
+  llvm::sys::fs::remove_directories(store);
+}
+
+} // namespace
+} // namespace dumpsyms
