@@ -2,6 +2,7 @@
 #include "dump_syms/dump_module.h"
 #include "dump_syms/options.h"
 #include "dump_syms/progress.h"
+#include "dump_syms/shared_options.h"
 #include "store/atomic_file.h"
 #include "store/layout.h"
 #include "symbol_writer/text_writer.h"
@@ -19,23 +20,12 @@ namespace {
 
 using namespace dumpsyms;
 
-constexpr int kExitError = 1;
-constexpr int kExitUsage = 2;
-
-const CLI::Validator kPrefixMapping(
-    [](std::string& value) {
-      return value.find('=') == std::string::npos ? "expected OLD=NEW" : "";
-    },
-    "OLD=NEW");
-
 void defineOptions(CLI::App& app, Options& o) {
   app.add_option("BINARY", o.binary, "ELF file to dump");
   app.add_option("DEBUG_DIR", o.debug_dirs, "directories to search for separate debug files");
   app.add_flag("-i", o.header_only, "write only the MODULE and INFO records");
   app.add_flag("-a", o.absolute_addresses,
                "write absolute addresses, not relative to the load address");
-  app.add_flag("-c", o.no_cfi, "leave out STACK CFI records");
-  app.add_flag("-d,--inlines", o.inlines, "write INLINE_ORIGIN and INLINE records");
   app.add_flag("-m", o.mark_multiple,
                "mark FUNC and PUBLIC records whose code other symbols share (m)");
   app.add_option("-b", o.debug_id_override, "use this debug identifier in the MODULE record");
@@ -49,26 +39,12 @@ void defineOptions(CLI::App& app, Options& o) {
   app.add_option("-j,--jobs", o.jobs, "threads to use (default: one per core)");
   app.add_option("--debug-file", o.debug_file, "read functions and lines from this debug file");
   app.add_option("--dwp", o.dwp, "DWARF package file for split DWARF (default: BINARY.dwp)");
-  app.add_flag("--no-debuginfod", o.no_debuginfod, "never fetch debug files from debuginfod");
   app.add_option("--linux-gate", o.linux_gate,
                  "write Breakpad's linux-gate.so template (intel or amd)")
       ->check(CLI::IsMember({"intel", "amd"}));
   app.add_flag("--vdso", o.vdso, "dump the running kernel's vDSO (MODULE name linux-gate.so)")
       ->excludes("--linux-gate");
-  app.add_option(
-         "--names", o.names,
-         "spell function names as llvm (llvm-symbolizer) or breakpad (Breakpad's dump_syms)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, NameStyle>{{"llvm", NameStyle::Llvm},
-                                           {"breakpad", NameStyle::Breakpad}},
-          CLI::ignore_case))
-      ->option_text("llvm|breakpad (default: llvm)");
-  app.add_option("--map-prefix", o.path_prefix_map,
-                 "OLD=NEW: rewrite source paths starting with OLD (first match wins)")
-      ->check(kPrefixMapping)
-      ->allow_extra_args(false)
-      ->option_text("OLD=NEW ...");
-  app.add_flag("--check-cfi", o.check_cfi, "exit 1 when the module has no STACK CFI at all");
+  addDumpShapeOptions(app, o);
   app.add_flag("-r", o.no_cross_unit_references,
                "accepted for Breakpad compatibility: cross-unit references are always followed");
   app.add_flag("-v,--verbose", o.verbose, "print every warning and what was read from where");
@@ -90,34 +66,12 @@ void printDiagnostics(const Diagnostics& diagnostics, const Options& options) {
   }
 }
 
-// Corrupt input can make a size field ask for more memory than there is.
-// Running out is then an error about the input, not a crash.
-[[noreturn]] void outOfMemory() {
-  static const char message[] =
-      "dump_syms: error: out of memory (a corrupt size field in the input?)\n";
-  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
-  (void)ignored;
-  _exit(kExitError);
-}
-
-// LLVM ends the process on some malformed input it meets deep inside (a
-// "fatal error"): that is an error about the input, reported as one.
-std::string* current_input = nullptr;
-
-[[noreturn]] void fatalInputError(void*, const char* reason, bool) {
-  std::fprintf(stderr, "dump_syms: error: %s: corrupt input: %s\n",
-               current_input ? current_input->c_str() : "input", reason);
-  std::fflush(stderr);
-  _exit(kExitError);
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
-  std::set_new_handler([] { outOfMemory(); });
-  llvm::install_bad_alloc_error_handler([](void*, const char*, bool) { outOfMemory(); }, nullptr);
-  llvm::install_fatal_error_handler(fatalInputError, nullptr);
   Options options;
+  const std::string* current_input = nullptr;
+  installInputErrorHandlers("dump_syms", &current_input);
   CLI::App app{"Writes the Breakpad symbol file of an ELF binary.", "dump_syms"};
   defineOptions(app, options);
   try {

@@ -1,7 +1,8 @@
 // symstore: symbol stores for whole releases. `add` dumps every binary of a
-// release into a store; `dump-one` (internal) is the child process that
-// dumps one binary for `add`.
+// release into a store, `upload` sends a store to a symbol server, and
+// `dump-one` (internal) is the child process that dumps one binary for `add`.
 #include "dump_syms/options.h"
+#include "dump_syms/shared_options.h"
 #include "symstore/add_command.h"
 #include "symstore/dump_into_store.h"
 #include "upload/upload_runner.h"
@@ -10,45 +11,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/JSON.h>
-#include <map>
-#include <new>
 #include <unistd.h>
 
 namespace {
 
 using namespace dumpsyms;
-
-constexpr int kExitError = 1;
-constexpr int kExitUsage = 2;
-
-const CLI::Validator kPrefixMapping(
-    [](std::string& value) {
-      return value.find('=') == std::string::npos || value.front() == '=' ? "expected OLD=NEW" : "";
-    },
-    "OLD=NEW");
-
-// The dump options symstore shares with dump_syms, spelled the same.
-void defineDumpOptions(CLI::App& app, Options& o) {
-  app.add_flag("-d,--inlines", o.inlines, "write INLINE_ORIGIN and INLINE records");
-  app.add_flag("-c", o.no_cfi, "leave out STACK CFI records");
-  app.add_option(
-         "--names", o.names,
-         "spell function names as llvm (llvm-symbolizer) or breakpad (Breakpad's dump_syms)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, NameStyle>{{"llvm", NameStyle::Llvm},
-                                           {"breakpad", NameStyle::Breakpad}},
-          CLI::ignore_case))
-      ->option_text("llvm|breakpad (default: llvm)");
-  app.add_option("--map-prefix", o.path_prefix_map,
-                 "OLD=NEW: rewrite source paths starting with OLD (first match wins)")
-      ->check(kPrefixMapping)
-      ->allow_extra_args(false)
-      ->option_text("OLD=NEW ...");
-  app.add_flag("--check-cfi", o.check_cfi, "fail a module that has no STACK CFI at all");
-  app.add_flag("--no-debuginfod", o.no_debuginfod, "never fetch debug files from debuginfod");
-}
 
 bool parseShard(const std::string& text, ShardSpec& shard) {
   unsigned k = 0, n = 0;
@@ -60,29 +28,11 @@ bool parseShard(const std::string& text, ShardSpec& shard) {
   return true;
 }
 
-[[noreturn]] void outOfMemory() {
-  static const char message[] =
-      "symstore: error: out of memory (a corrupt size field in the input?)\n";
-  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
-  (void)ignored;
-  _exit(kExitError);
-}
-
-std::string* current_input = nullptr;
-
-[[noreturn]] void fatalInputError(void*, const char* reason, bool) {
-  std::fprintf(stderr, "symstore: error: %s: corrupt input: %s\n",
-               current_input ? current_input->c_str() : "input", reason);
-  std::fflush(stderr);
-  _exit(kExitError);
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
-  std::set_new_handler([] { outOfMemory(); });
-  llvm::install_bad_alloc_error_handler([](void*, const char*, bool) { outOfMemory(); }, nullptr);
-  llvm::install_fatal_error_handler(fatalInputError, nullptr);
+  const std::string* current_input = nullptr;
+  installInputErrorHandlers("symstore", &current_input);
 
   CLI::App app{"Symbol stores for whole releases.", "symstore"};
   app.require_subcommand(1);
@@ -104,7 +54,7 @@ int main(int argc, char** argv) {
   add_command->add_option("--shard", shard, "K/N: take only shard K (0..N-1) of N of the release");
   add_command->add_flag("-v,--verbose", add.verbose, "print every warning");
   add_command->add_flag("-q,--quiet", add.quiet, "print nothing but errors");
-  defineDumpOptions(*add_command, add.dump);
+  addDumpShapeOptions(*add_command, add.dump);
 
   UploadRunOptions upload;
   double max_batch_mb = 256;
@@ -149,7 +99,7 @@ int main(int argc, char** argv) {
   dump_one->add_option("DEBUG_DIR", one.debug_dirs);
   dump_one->add_option("-j,--jobs", one.jobs);
   dump_one->add_option("--debug-file", one.debug_file);
-  defineDumpOptions(*dump_one, one);
+  addDumpShapeOptions(*dump_one, one);
 
   try {
     app.parse(argc, argv);

@@ -18,21 +18,14 @@ namespace dumpsyms {
 
 namespace {
 
-class BreakpadV1Protocol : public UploadProtocol {
+class BreakpadV1Protocol : public SingleFileProtocol {
 public:
-  explicit BreakpadV1Protocol(const UploadConfig& config) : UploadProtocol(config) {}
+  explicit BreakpadV1Protocol(const UploadConfig& config) : SingleFileProtocol(config) {}
 
   bool asksServer() const override { return false; }
 
-  std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) override {
-    std::vector<UploadResult> results;
-    for (const StoredSymbolFile* file : files)
-      results.push_back(uploadOne(*file));
-    return results;
-  }
-
 private:
-  UploadResult uploadOne(const StoredSymbolFile& file) {
+  UploadResult uploadOne(const StoredSymbolFile& file) override {
     UploadResult result;
     auto body = readBody(file, false);
     if (!body) {
@@ -67,19 +60,12 @@ private:
   }
 };
 
-class BreakpadV2Protocol : public UploadProtocol {
+class BreakpadV2Protocol : public SingleFileProtocol {
 public:
   explicit BreakpadV2Protocol(const UploadConfig& config)
-      : UploadProtocol(config), base_(llvm::StringRef(config.url).rtrim('/').str()) {}
+      : SingleFileProtocol(config), base_(llvm::StringRef(config.url).rtrim('/').str()) {}
 
   bool asksServer() const override { return true; }
-
-  std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) override {
-    std::vector<UploadResult> results;
-    for (const StoredSymbolFile* file : files)
-      results.push_back(uploadOne(*file));
-    return results;
-  }
 
 private:
   std::string withKey(const std::string& url) const {
@@ -106,7 +92,7 @@ private:
     return value ? value->str() : "";
   }
 
-  UploadResult uploadOne(const StoredSymbolFile& file) {
+  UploadResult uploadOne(const StoredSymbolFile& file) override {
     UploadResult result;
     unsigned tries = 0;
     std::string symbol = urlEncode(file.debug_file) + "/" + urlEncode(file.debug_id);
@@ -181,22 +167,17 @@ private:
   std::string base_;
 };
 
-bool isHttpUrl(const std::string& url) {
-  return llvm::StringRef(url).starts_with("http://") ||
-         llvm::StringRef(url).starts_with("https://");
-}
-
 } // namespace
 
 llvm::Expected<std::unique_ptr<UploadProtocol>> makeBreakpadV1Protocol(const UploadConfig& config) {
-  if (!isHttpUrl(config.url))
-    return llvm::createStringError("--to " + config.url + ": expected an http:// or https:// URL");
+  if (llvm::Error error = requireHttpUrl(config))
+    return error;
   return std::make_unique<BreakpadV1Protocol>(config);
 }
 
 llvm::Expected<std::unique_ptr<UploadProtocol>> makeBreakpadV2Protocol(const UploadConfig& config) {
-  if (!isHttpUrl(config.url))
-    return llvm::createStringError("--to " + config.url + ": expected an http:// or https:// URL");
+  if (llvm::Error error = requireHttpUrl(config))
+    return error;
   return std::make_unique<BreakpadV2Protocol>(config);
 }
 

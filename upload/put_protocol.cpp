@@ -6,18 +6,11 @@ namespace dumpsyms {
 
 namespace {
 
-class PutProtocol : public UploadProtocol {
+class PutProtocol : public SingleFileProtocol {
 public:
-  explicit PutProtocol(const UploadConfig& config) : UploadProtocol(config) {}
+  explicit PutProtocol(const UploadConfig& config) : SingleFileProtocol(config) {}
 
   bool asksServer() const override { return true; }
-
-  std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) override {
-    std::vector<UploadResult> results;
-    for (const StoredSymbolFile* file : files)
-      results.push_back(uploadOne(*file));
-    return results;
-  }
 
 private:
   HttpRequest request(const std::string& method, const std::string& url) const {
@@ -30,7 +23,7 @@ private:
     return r;
   }
 
-  UploadResult uploadOne(const StoredSymbolFile& file) {
+  UploadResult uploadOne(const StoredSymbolFile& file) override {
     UploadResult result;
     std::string url = joinUrl(config_.url, file.relative_path);
     unsigned tries = 0;
@@ -78,9 +71,8 @@ private:
 } // namespace
 
 llvm::Expected<std::unique_ptr<UploadProtocol>> makePutProtocol(const UploadConfig& config) {
-  if (!llvm::StringRef(config.url).starts_with("http://") &&
-      !llvm::StringRef(config.url).starts_with("https://"))
-    return llvm::createStringError("--to " + config.url + ": expected an http:// or https:// URL");
+  if (llvm::Error error = requireHttpUrl(config))
+    return error;
   return std::make_unique<PutProtocol>(config);
 }
 

@@ -45,10 +45,10 @@ std::string s3Failure(const std::string& what, const HttpResponse& response) {
   return describeFailure(what, response);
 }
 
-class S3Protocol : public UploadProtocol {
+class S3Protocol : public SingleFileProtocol {
 public:
   S3Protocol(const UploadConfig& config, std::string bucket, std::string prefix)
-      : UploadProtocol(config), bucket_(std::move(bucket)), prefix_(std::move(prefix)) {
+      : SingleFileProtocol(config), bucket_(std::move(bucket)), prefix_(std::move(prefix)) {
     std::string region = config.aws_region.empty() ? "us-east-1" : config.aws_region;
     signing_ = "aws:amz:" + region + ":s3";
     base_ = config.endpoint.empty()
@@ -79,13 +79,6 @@ public:
     return llvm::createStringError("listing s3://" + bucket_ + ": too many pages");
   }
 
-  std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) override {
-    std::vector<UploadResult> results;
-    for (const StoredSymbolFile* file : files)
-      results.push_back(uploadOne(*file));
-    return results;
-  }
-
   std::string serverName() const override { return "s3-" + bucket_; }
 
 private:
@@ -105,7 +98,7 @@ private:
     return r;
   }
 
-  UploadResult uploadOne(const StoredSymbolFile& file) {
+  UploadResult uploadOne(const StoredSymbolFile& file) override {
     UploadResult result;
     std::string key = keyPrefix() + file.relative_path;
     if (present_.count(key)) {

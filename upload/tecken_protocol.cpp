@@ -66,9 +66,8 @@ public:
 } // namespace
 
 llvm::Expected<std::unique_ptr<UploadProtocol>> makeTeckenProtocol(const UploadConfig& config) {
-  if (!llvm::StringRef(config.url).starts_with("http://") &&
-      !llvm::StringRef(config.url).starts_with("https://"))
-    return llvm::createStringError("--to " + config.url + ": expected an http:// or https:// URL");
+  if (llvm::Error error = requireHttpUrl(config))
+    return error;
   return std::make_unique<TeckenProtocol>(config);
 }
 

@@ -15,6 +15,21 @@ std::string UploadProtocol::serverName() const {
   return name;
 }
 
+std::vector<UploadResult>
+SingleFileProtocol::upload(const std::vector<const StoredSymbolFile*>& files) {
+  std::vector<UploadResult> results;
+  for (const StoredSymbolFile* file : files)
+    results.push_back(uploadOne(*file));
+  return results;
+}
+
+llvm::Error requireHttpUrl(const UploadConfig& config) {
+  llvm::StringRef url(config.url);
+  if (url.starts_with("http://") || url.starts_with("https://"))
+    return llvm::Error::success();
+  return llvm::createStringError("--to " + config.url + ": expected an http:// or https:// URL");
+}
+
 std::string joinUrl(const std::string& base, const std::string& relative_path) {
   std::string url = base;
   while (!url.empty() && url.back() == '/')

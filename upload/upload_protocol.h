@@ -58,10 +58,22 @@ protected:
   const UploadConfig& config_;
 };
 
+// A protocol that sends files one at a time.
+class SingleFileProtocol : public UploadProtocol {
+public:
+  std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) final;
+
+protected:
+  using UploadProtocol::UploadProtocol;
+  virtual UploadResult uploadOne(const StoredSymbolFile& file) = 0;
+};
+
 // The protocol `config.protocol` names; an error for a malformed --to.
 llvm::Expected<std::unique_ptr<UploadProtocol>> makeUploadProtocol(const UploadConfig& config);
 
 // Helpers shared by the protocols.
+// An error unless --to is an http:// or https:// URL.
+llvm::Error requireHttpUrl(const UploadConfig& config);
 std::string joinUrl(const std::string& base, const std::string& relative_path);
 // "<request>: <status> <first line of the body>" or "<request>: <transport error>".
 std::string describeFailure(const std::string& what, const HttpResponse& response);
