@@ -50,6 +50,17 @@ def dump(args, binary, *options, check=True):
         return symfile.load(out.name), p.stderr
 
 
+def section(path, name):
+    """(file offset, size) of an ELF section, read with binutils' readelf;
+    None when the file has no such section."""
+    out = subprocess.run(["readelf", "-SW", path], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        parts = line.replace("[ ", "[").split()
+        if len(parts) > 6 and parts[1] == name:
+            return int(parts[4], 16), int(parts[5], 16)
+    return None
+
+
 class Report:
     """Counts agreement per check and prints the first disagreements."""
 

@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 
 import symfile
-from common import Report, arguments, fixtures
+from common import Report, arguments, fixtures, section
 
 TIMEOUT = 60
 
@@ -61,16 +61,6 @@ def dump_ok(args, report, path, tmp, label):
     if problems:
         report.fail(f"{label}: unsound output: {problems[:3]}")
     return sym, p.stderr
-
-
-def section(path, name):
-    """(offset, size) of a section, read with readelf."""
-    out = subprocess.run(["readelf", "-SW", path], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        parts = line.replace("[ ", "[").split()
-        if len(parts) > 6 and parts[1] == name:
-            return int(parts[4], 16), int(parts[5], 16)
-    raise SystemExit(f"{path} has no {name}")
 
 
 def main():

@@ -12,7 +12,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import symfile
-from common import Report, arguments, fixtures, require_shared
+from common import Report, arguments, fixtures, require_shared, section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CRASHERS = os.path.join(HERE, "..", "data", "crashers")
@@ -25,15 +25,6 @@ def run(args, *argv):
                               errors="replace", timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return None
-
-
-def section(path, name):
-    out = subprocess.run(["readelf", "-SW", path], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        parts = line.replace("[ ", "[").split()
-        if len(parts) > 6 and parts[1] == name:
-            return int(parts[4], 16), int(parts[5], 16)
-    return None
 
 
 def dump(args, report, label, path, out, *extra):
