@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""The .sym parser every reader shares (symtool): reading a file dump_syms
+wrote and writing it again gives the same bytes, for every corpus binary
+and fixture; `symtool validate` finds nothing in those files, finds each
+planted problem at its line, finds Breakpad's own INLINE quirk in its
+reference files, and survives random bytes."""
+import os
+import random
+import subprocess
+import tempfile
+
+from common import Report, arguments, fixtures, require_shared
+
+
+def run(*argv, **kw):
+    return subprocess.run(list(argv), capture_output=True, text=True, errors="replace", timeout=120, **kw)
+
+
+GOOD = """MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 demo
+INFO CODE_ID 89674523AB01EFCD
+FILE 0 /src/a.c
+INLINE_ORIGIN 0 helper
+FUNC 1000 20 0 main
+INLINE 0 7 0 0 1004 8
+1000 4 5 0
+1004 8 7 0
+PUBLIC 2000 0 start
+STACK CFI INIT 1000 20 .cfa: $rsp 8 + .ra: .cfa -8 + ^
+STACK CFI 1001 .cfa: $rsp 16 +
+"""
+
+# (line to change, replacement, expected message fragment)
+PLANTED = [
+    (5, "FUNC 1000 0 0 main", "empty or wrapping range"),
+    (6, "INLINE 0 7 0 9 1004 8", "origin 9 has no INLINE_ORIGIN"),
+    (6, "INLINE 1 7 0 0 1004 8", "skips a level"),
+    (6, "INLINE 0 7 0 0 3000 8", "INLINE range outside its FUNC"),
+    (7, "1000 4 5 3", "file 3 has no FILE record"),
+    (8, "2000 8 7 0", "line record outside its FUNC"),
+    (8, "1002 8 7 0", "overlaps or precedes"),
+    (9, "PUBLIC zz 0 start", "PUBLIC without hex address"),
+    (11, "STACK CFI 5000 .cfa: $rsp 16 +", "outside its STACK CFI INIT"),
+    (3, "FILE x /src/a.c", "FILE without a decimal id"),
+    (5, "BOGUS 1 2 3", "not a record"),
+]
+
+
+def main():
+    args = arguments(lambda p: (p.add_argument("--symtool", required=True),
+                                p.add_argument("--roundtrip", required=True)))
+    require_shared(args)
+    report = Report("symtool validate and the .sym parser")
+    with tempfile.TemporaryDirectory() as tmp:
+        # Round trip and validation of everything dump_syms writes.
+        corpus = os.path.join(args.shared, "corpus")
+        inputs = [os.path.join(corpus, "bin", n) for n in sorted(os.listdir(os.path.join(corpus, "bin")))]
+        inputs += [f["path"] for f in fixtures(args)]
+        dumped = 0
+        for i, binary in enumerate(inputs):
+            out = os.path.join(tmp, f"{i}.sym")
+            for flags in (["-d"], ["-d", "-m"]):
+                p = run(args.dump_syms, *flags, binary, os.path.join(corpus, "debugroot"), "--output", out)
+                if p.returncode != 0:
+                    break
+                dumped += 1
+                back = run(args.roundtrip, out)
+                if back.returncode != 0 or back.stdout != open(out).read():
+                    report.fail(f"{binary} {flags}: read then written differs ({back.stderr.strip()[:200]})")
+            if p.returncode == 0:
+                check = run(args.symtool, "validate", "-q", out)
+                if check.returncode != 0:
+                    report.fail(f"{binary}: validate: {check.stdout.strip()[:300]}")
+        report.note(f"{dumped} files written by dump_syms read and written back identically")
+
+        # Planted problems, each at its line.
+        good = os.path.join(tmp, "good.sym")
+        with open(good, "w") as fh:
+            fh.write(GOOD)
+        clean = run(args.symtool, "validate", good)
+        if clean.returncode != 0 or clean.stdout:
+            report.fail(f"a sound file: exit {clean.returncode}: {clean.stdout}")
+        for number, replacement, fragment in PLANTED:
+            lines = GOOD.splitlines()
+            lines[number - 1] = replacement
+            bad = os.path.join(tmp, "bad.sym")
+            with open(bad, "w") as fh:
+                fh.write("\n".join(lines) + "\n")
+            p = run(args.symtool, "validate", bad)
+            want = f"{bad}:{number}: "
+            if p.returncode != 1 or not any(l.startswith(want) and fragment in l for l in p.stdout.splitlines()):
+                report.fail(f"line {number} '{replacement}': want '{fragment}' at {number}, got {p.stdout.strip()!r}")
+        no_module = os.path.join(tmp, "nomodule.sym")
+        with open(no_module, "w") as fh:
+            fh.write(GOOD.split("\n", 1)[1])
+        if "does not start with a MODULE" not in run(args.symtool, "validate", no_module).stdout:
+            report.fail("a file without MODULE is not reported")
+        missing = run(args.symtool, "validate", os.path.join(tmp, "none.sym"))
+        if missing.returncode != 1 or "cannot read it" not in missing.stderr:
+            report.fail(f"a missing file: exit {missing.returncode}, {missing.stderr.strip()!r}")
+        if run(args.symtool, "validate").returncode != 2 or run(args.symtool, "frobnicate").returncode != 2:
+            report.fail("usage errors do not exit 2")
+
+        # Breakpad's own files repeat a split function's INLINE list after
+        # each of its FUNC records (a documented quirk): validate sees it.
+        reference = os.path.join(args.shared, "reference", "cxxprog.gcc12.types-dwarf4-O2.sym")
+        if "INLINE range outside its FUNC" not in run(args.symtool, "validate", reference).stdout:
+            report.fail("Breakpad's repeated INLINE lists are not reported")
+
+        # Random bytes and damaged files: problems, never a crash.
+        rng = random.Random(5)
+        for i in range(200):
+            data = bytearray(GOOD.encode())
+            for _ in range(rng.choice([1, 8, 64])):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+            if i % 10 == 0:
+                data = bytearray(rng.randrange(256) for _ in range(rng.randrange(1, 4000)))
+            path = os.path.join(tmp, "fuzz.sym")
+            with open(path, "wb") as fh:
+                fh.write(data)
+            p = subprocess.run([args.symtool, "validate", "-q", path], capture_output=True, timeout=60)
+            if p.returncode not in (0, 1):
+                report.fail(f"damaged file {i}: exit {p.returncode}")
+    report.finish()
+
+
+if __name__ == "__main__":
+    main()
