@@ -43,8 +43,7 @@ BreakpadLanguage::qualifiedFromLinkageName(const std::string& linkage) const {
   return std::nullopt;
 }
 
-std::string BreakpadLanguage::qualify(const std::string& enclosing,
-                                      const std::string& name) const {
+std::string BreakpadLanguage::qualify(const std::string& enclosing, const std::string& name) const {
   bool objc_method = name.size() >= 2 && (name[0] == '-' || name[0] == '+') && name[1] == '[';
   if (enclosing.empty() || joining_ == Joining::Never ||
       (joining_ == Joining::CxxExceptObjCMethods && objc_method))

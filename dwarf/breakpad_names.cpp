@@ -20,6 +20,14 @@ bool isDeclaration(DWARFDie die) {
 
 } // namespace
 
+std::string BreakpadNamer::functionName(DWARFDie subprogram) {
+  if (DWARFDie target = forwardReference(subprogram, reader_))
+    if (!forward_ || forward_->renames(target, subprogram))
+      if (const std::string& name = functionNameAt(target, 1); !name.empty())
+        return name;
+  return functionNameAt(subprogram, 0);
+}
+
 std::string BreakpadNamer::inlineOriginName(DWARFDie inlined_call) {
   DWARFDie origin = reader_.referenced(inlined_call, dwarf::DW_AT_abstract_origin);
   return origin ? functionNameAt(origin, 0) : std::string();

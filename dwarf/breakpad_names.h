@@ -6,11 +6,15 @@
 // __cxa_demangle), found on the DIE or on the declaration its
 // DW_AT_specification names; without one, after its DW_AT_name joined to
 // the names of the scopes around it, which carries no parameters; without
-// that, after the DIE its DW_AT_abstract_origin names. Unlike Breakpad we
-// follow every reference, forwards, across units and into type units,
-// split and supplementary files: its spelling, our reach.
+// that, after the DIE its DW_AT_abstract_origin names. Where it renames a
+// function after a DIE later in the file, so do we
+// (dwarf/breakpad_forward_references). Where it cannot follow a reference
+// (to a DIE it never read: in a lexical block, a type unit, a dwz partial
+// unit or supplementary file) and writes `<name omitted>`, we follow it and
+// spell what we find by its rules: its spelling, our reach.
 #pragma once
 
+#include "dwarf/breakpad_forward_references.h"
 #include "dwarf/die_reader.h"
 
 #include <llvm/DebugInfo/DWARF/DWARFDie.h>
@@ -22,11 +26,14 @@ namespace dumpsyms {
 // Not thread-safe: each worker owns one.
 class BreakpadNamer {
 public:
-  explicit BreakpadNamer(const SupplementaryDwarf* supplementary = nullptr)
-      : reader_(supplementary) {}
+  // `forward`: the file's functions that refer forwards; without it every
+  // such function takes the name of the DIE it refers to.
+  explicit BreakpadNamer(const SupplementaryDwarf* supplementary = nullptr,
+                         const ForwardReferences* forward = nullptr)
+      : reader_(supplementary), forward_(forward) {}
 
   // The FUNC name of a subprogram DIE; empty when DWARF names it nowhere.
-  std::string functionName(llvm::DWARFDie subprogram) { return functionNameAt(subprogram, 0); }
+  std::string functionName(llvm::DWARFDie subprogram);
 
   // The INLINE_ORIGIN name of an inlined call: the name of the function its
   // DW_AT_abstract_origin names, spelled as that function's FUNC name.
@@ -54,6 +61,7 @@ private:
   std::string enclosingName(llvm::DWARFDie die, int depth);
 
   DieReader reader_;
+  const ForwardReferences* forward_;
   std::unordered_map<const void*, Qualified> qualified_;
   std::unordered_map<const void*, std::string> function_names_;
 };

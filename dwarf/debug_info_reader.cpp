@@ -144,6 +144,18 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     }
   }
 
+  // Breakpad's spelling names some functions after DIEs further on in the
+  // file, depending on every unit before them: see which, up front.
+  ForwardReferences forward_references;
+  if (unit_options.names == NameStyle::Breakpad) {
+    DieReader reader(unit_options.supplementary);
+    for (DWARFUnit* unit : units) {
+      DWARFDie body = unit->getNonSkeletonUnitDIE(false);
+      forward_references.addUnit(body ? *body.getDwarfUnit() : *unit, reader);
+    }
+    unit_options.forward_references = &forward_references;
+  }
+
   std::vector<UnitSymbols> results(units.size());
   std::vector<std::vector<std::string>> warnings(units.size());
   std::atomic<size_t> done{0};

@@ -79,7 +79,7 @@ class Extractor {
 public:
   Extractor(const ExtractOptions& options, std::vector<std::string>& warnings)
       : options_(options), warnings_(warnings), namer_(options.supplementary),
-        breakpad_namer_(options.supplementary) {}
+        breakpad_namer_(options.supplementary, options.forward_references) {}
 
   UnitSymbols run(DWARFContext& context, DWARFUnit& unit) {
     UnitSymbols out;

@@ -2,6 +2,7 @@
 // lines, inlined calls) and the line rows none of them covers.
 #pragma once
 
+#include "dwarf/breakpad_forward_references.h"
 #include "dwarf/die_reader.h"
 #include "object/demangle.h"
 #include "object/symbol_table.h"
@@ -25,6 +26,9 @@ struct ExtractOptions {
   // spelling, which names such functions from the DIE tree.
   const SymbolIndex* symbols = nullptr;
   const SupplementaryDwarf* supplementary = nullptr;
+  // For Breakpad's spelling: the functions it renames after a DIE they
+  // refer forwards to (every unit's, so built before units are extracted).
+  const ForwardReferences* forward_references = nullptr;
   // Finds the .dwo file of a split unit: given the skeleton unit, returns the
   // path to load ("" to let LLVM try DW_AT_comp_dir/DW_AT_dwo_name and the
   // .dwp beside the binary).
