@@ -1,11 +1,17 @@
-// symtool: reading symbol files back. `validate` checks files against the
-// format's grammar and the rules the processor depends on.
+// symtool: reading symbol files back. `lookup` says what is at addresses;
+// `validate` checks files against the format's grammar and the rules the
+// processor depends on.
 #include "dump_syms/shared_options.h"
+#include "lookup/address_lookup.h"
+#include "lookup/symbol_source.h"
 #include "symbol_writer/text_reader.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <optional>
 
 namespace {
 
@@ -37,6 +43,50 @@ long validateFile(const std::string& path) {
   return problems;
 }
 
+std::optional<uint64_t> parseAddress(llvm::StringRef text) {
+  text.consume_front("0x") || text.consume_front("0X");
+  uint64_t value;
+  if (text.empty() || text.getAsInteger(16, value))
+    return std::nullopt;
+  return value;
+}
+
+std::string hex(uint64_t value) {
+  return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
+}
+
+void printLookup(const std::string& module, uint64_t address, const AddressInfo& info, bool json) {
+  if (json) {
+    llvm::json::Object out{{"address", hex(address)}, {"module", module}};
+    if (info.public_name) {
+      out["public"] = *info.public_name;
+      out["offset"] = hex(info.public_offset);
+    } else {
+      llvm::json::Array frames;
+      for (const SourceFrame& frame : info.frames)
+        frames.push_back(llvm::json::Object{{"function", frame.function},
+                                            {"file", frame.file},
+                                            {"line", static_cast<int64_t>(frame.line)}});
+      out["frames"] = std::move(frames);
+    }
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    stream << llvm::json::Value(std::move(out));
+    stream.flush();
+    std::printf("%s\n", text.c_str());
+    return;
+  }
+  std::printf("%s %s\n", hex(address).c_str(), module.c_str());
+  if (info.public_name)
+    std::printf("    %s+%s\n", info.public_name->c_str(), hex(info.public_offset).c_str());
+  else if (info.frames.empty())
+    std::printf("    ??\n");
+  for (const SourceFrame& frame : info.frames)
+    std::printf("    %s at %s:%u%s\n", frame.function.c_str(),
+                frame.file.empty() ? "??" : frame.file.c_str(), frame.line,
+                frame.inlined ? " (inlined)" : "");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -53,6 +103,17 @@ int main(int argc, char** argv) {
   validate->add_option("SYM", files, "symbol files")->required();
   validate->add_flag("-q,--quiet", quiet, "no summary line");
 
+  SymbolSourceQuery query;
+  std::vector<std::string> addresses;
+  bool json = false;
+  CLI::App* lookup = app.add_subcommand(
+      "lookup", "say what is at module-relative addresses: function, file:line, inlined calls");
+  lookup->add_option("SYM_OR_STORE", query.path, "a .sym file or a symbol store")->required();
+  lookup->add_option("ADDRESS", addresses, "hex addresses relative to the module")->required();
+  lookup->add_option("--module", query.module, "the module's name (for a store)");
+  lookup->add_option("--id", query.id, "the module's debug id (when a store has several)");
+  lookup->add_flag("--json", json, "one JSON object per address");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -64,6 +125,28 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "symtool: %s\nRun with --help for usage.\n", e.what());
     return kExitUsage;
+  }
+
+  if (*lookup) {
+    current_input = &query.path;
+    auto loaded = loadSymbols(query);
+    if (!loaded) {
+      std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(loaded.takeError()).c_str());
+      return kExitError;
+    }
+    std::string module = loaded->parsed.module.name;
+    AddressLookup index(std::move(loaded->parsed.module));
+    bool bad = false;
+    for (const std::string& text : addresses) {
+      auto address = parseAddress(text);
+      if (!address) {
+        std::fprintf(stderr, "symtool: error: '%s' is not a hex address\n", text.c_str());
+        bad = true;
+        continue;
+      }
+      printLookup(module, *address, index.lookup(*address), json);
+    }
+    return bad ? kExitError : 0;
   }
 
   long total = 0;

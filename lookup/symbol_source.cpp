@@ -1,0 +1,54 @@
+#include "lookup/symbol_source.h"
+
+#include "object/elf_image.h"
+#include "store/layout.h"
+
+#include <algorithm>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <vector>
+
+namespace dumpsyms {
+
+llvm::Expected<LoadedSymbols> loadSymbols(const SymbolSourceQuery& query) {
+  LoadedSymbols loaded;
+  loaded.path = query.path;
+  if (llvm::sys::fs::is_directory(query.path)) {
+    if (query.module.empty())
+      return fileError(query.path, "is a symbol store: say which module with --module NAME");
+    std::string id = query.id;
+    if (id.empty()) {
+      llvm::SmallString<256> dir(query.path);
+      llvm::sys::path::append(dir, query.module);
+      std::vector<std::string> ids;
+      std::error_code error;
+      for (llvm::sys::fs::directory_iterator it(dir, error), end; it != end && !error;
+           it.increment(error))
+        ids.push_back(llvm::sys::path::filename(it->path()).str());
+      std::sort(ids.begin(), ids.end());
+      if (ids.empty())
+        return fileError(query.path, "holds no module named " + query.module);
+      if (ids.size() > 1) {
+        std::string list;
+        for (const std::string& one : ids)
+          list += " " + one;
+        return fileError(query.path, "holds " + std::to_string(ids.size()) + " builds of " +
+                                         query.module + ": say which with --id (" + list.substr(1) +
+                                         ")");
+      }
+      id = ids.front();
+    }
+    loaded.path = symbolFilePath(query.path, query.module, id);
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(loaded.path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return fileError(loaded.path, "cannot read it: " + buffer.getError().message());
+  loaded.parsed = readSymbolFile((*buffer)->getBuffer());
+  if (loaded.parsed.module.name.empty())
+    return fileError(loaded.path, "is not a symbol file (no MODULE record)");
+  return loaded;
+}
+
+} // namespace dumpsyms
