@@ -1,10 +1,12 @@
 // symtool: reading symbol files back. `lookup` says what is at addresses;
 // `validate` checks files against the format's grammar and the rules the
-// processor depends on.
+// processor depends on; `stats` counts; `diff` compares two builds.
 #include "dump_syms/shared_options.h"
 #include "lookup/address_lookup.h"
 #include "lookup/symbol_source.h"
 #include "symbol_writer/text_reader.h"
+#include "symtool/symbol_diff.h"
+#include "symtool/symbol_stats.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -87,6 +89,49 @@ void printLookup(const std::string& module, uint64_t address, const AddressInfo&
                 frame.inlined ? " (inlined)" : "");
 }
 
+std::string percent(uint64_t part, uint64_t whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
+  return text;
+}
+
+void printStats(const std::string& path, const SymbolStats& s) {
+  std::printf("%s\n", path.c_str());
+  std::printf("  records: %llu FILE, %llu INLINE_ORIGIN, %llu FUNC, %llu line, %llu INLINE, "
+              "%llu PUBLIC, %llu STACK CFI INIT, %llu STACK CFI, %llu STACK WIN\n",
+              (unsigned long long)s.files, (unsigned long long)s.inline_origins,
+              (unsigned long long)s.functions, (unsigned long long)s.lines,
+              (unsigned long long)s.inlines, (unsigned long long)s.publics,
+              (unsigned long long)s.cfi_frames, (unsigned long long)s.cfi_changes,
+              (unsigned long long)s.stack_win);
+  std::printf("  code known to the file: %llu bytes (FUNC, STACK CFI and STACK WIN ranges)\n",
+              (unsigned long long)s.code_bytes);
+  std::printf("  in a FUNC: %s, in a line record: %s, in STACK CFI: %s\n",
+              percent(s.function_bytes, s.code_bytes).c_str(),
+              percent(s.line_bytes, s.code_bytes).c_str(),
+              percent(s.cfi_bytes, s.code_bytes).c_str());
+  std::printf("  largest functions:\n");
+  for (const auto& [name, size] : s.largest)
+    std::printf("    %10llu  %s\n", (unsigned long long)size, name.c_str());
+}
+
+void printDiff(const SymbolDiff& d) {
+  if (d.header_differs)
+    std::printf("MODULE or INFO CODE_ID differs\n");
+  for (const std::string& name : d.added)
+    std::printf("+ %s\n", name.c_str());
+  for (const std::string& name : d.removed)
+    std::printf("- %s\n", name.c_str());
+  for (const FunctionMove& m : d.moved)
+    std::printf("~ %s moved from 0x%llx to 0x%llx\n", m.name.c_str(), (unsigned long long)m.from,
+                (unsigned long long)m.to);
+  for (const std::string& name : d.lines_changed)
+    std::printf("! %s: line records changed\n", name.c_str());
+  std::fprintf(stderr, "symtool: %zu added, %zu removed, %zu moved, %zu with other lines%s\n",
+               d.added.size(), d.removed.size(), d.moved.size(), d.lines_changed.size(),
+               d.header_differs ? ", another module header" : "");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -113,6 +158,17 @@ int main(int argc, char** argv) {
   lookup->add_option("--module", query.module, "the module's name (for a store)");
   lookup->add_option("--id", query.id, "the module's debug id (when a store has several)");
   lookup->add_flag("--json", json, "one JSON object per address");
+
+  std::string stats_file;
+  CLI::App* stats = app.add_subcommand(
+      "stats", "records by kind, how much of the code is covered, the largest functions");
+  stats->add_option("SYM", stats_file, "a symbol file")->required();
+
+  std::string old_file, new_file;
+  CLI::App* diff = app.add_subcommand(
+      "diff", "functions added, removed, moved or with other lines; exit 1 if any differ");
+  diff->add_option("A", old_file, "the first symbol file")->required();
+  diff->add_option("B", new_file, "the second symbol file")->required();
 
   try {
     app.parse(argc, argv);
@@ -147,6 +203,32 @@ int main(int argc, char** argv) {
       printLookup(module, *address, index.lookup(*address), json);
     }
     return bad ? kExitError : 0;
+  }
+
+  auto load = [&](const std::string& path) -> std::optional<Module> {
+    current_input = &path;
+    auto loaded = loadSymbols({path, "", ""});
+    if (!loaded) {
+      std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(loaded.takeError()).c_str());
+      return std::nullopt;
+    }
+    return std::move(loaded->parsed.module);
+  };
+  if (*stats) {
+    auto module = load(stats_file);
+    if (!module)
+      return kExitError;
+    printStats(stats_file, computeStats(*module));
+    return 0;
+  }
+  if (*diff) {
+    auto a = load(old_file);
+    auto b = load(new_file);
+    if (!a || !b)
+      return kExitError;
+    SymbolDiff d = diffSymbols(*a, *b);
+    printDiff(d);
+    return d.empty() ? 0 : 1;
   }
 
   long total = 0;

@@ -3,7 +3,9 @@
 wrote and writing it again gives the same bytes, for every corpus binary
 and fixture; `symtool validate` finds nothing in those files, finds each
 planted problem at its line, finds Breakpad's own INLINE quirk in its
-reference files, and survives random bytes."""
+reference files, and survives random bytes; `symtool stats` counts what an
+independent parser counts; `symtool diff` finds added, removed, moved and
+changed functions."""
 import os
 import random
 import subprocess
@@ -105,6 +107,44 @@ def main():
         reference = os.path.join(args.shared, "reference", "cxxprog.gcc12.types-dwarf4-O2.sym")
         if "INLINE range outside its FUNC" not in run(args.symtool, "validate", reference).stdout:
             report.fail("Breakpad's repeated INLINE lists are not reported")
+
+        # stats: the record counts an independent parser (symfile.py) finds.
+        import symfile
+        sample = os.path.join(tmp, "sample.sym")
+        by_name = {f["name"]: f["path"] for f in fixtures(args)}
+        run(args.dump_syms, "-d", by_name["cxx.gcc.O2.dwarf5"], "--output", sample)
+        parsed = symfile.load(sample)
+        stats = run(args.symtool, "stats", sample)
+        want = (f"{len(parsed.files)} FILE, {len(parsed.origins)} INLINE_ORIGIN, {len(parsed.funcs)} FUNC, "
+                f"{sum(len(f.lines) for f in parsed.funcs)} line, {sum(len(f.inlines) for f in parsed.funcs)} INLINE, "
+                f"{len(parsed.publics)} PUBLIC, {len(parsed.cfi)} STACK CFI INIT")
+        if stats.returncode != 0 or want not in stats.stdout:
+            report.fail(f"stats: {stats.stdout.strip()[:400]!r}, want {want!r}")
+        biggest = max(parsed.funcs, key=lambda f: f.size)
+        if f"{biggest.size}  {biggest.name}" not in stats.stdout:
+            report.fail(f"stats: the largest function {biggest.name} ({biggest.size}) is not listed")
+
+        # diff: nothing against itself; each kind of change found.
+        if run(args.symtool, "diff", good, good).returncode != 0:
+            report.fail("diff of a file with itself is not empty")
+        changed = GOOD.replace("FUNC 1000 20 0 main", "FUNC 1000 20 0 main\n1000 4 5 0\n1004 8 8 0", 1)
+        changed = changed.replace("1000 4 5 0\n1004 8 7 0\n", "", 1)
+        changed = changed.replace("PUBLIC 2000 0 start", "FUNC 3000 10 0 added_one\nPUBLIC 2000 0 start")
+        moved = GOOD.replace("FUNC 1000 20 0 main", "FUNC 1100 20 0 main").replace("1000 4 5 0", "1100 4 5 0") \
+            .replace("1004 8 7 0", "1104 8 7 0").replace("INLINE 0 7 0 0 1004 8", "INLINE 0 7 0 0 1104 8")
+        for text, fragments in ((changed, ["! main: line records changed", "+ added_one"]),
+                                (moved, ["~ main moved from 0x1000 to 0x1100"])):
+            other = os.path.join(tmp, "other.sym")
+            with open(other, "w") as fh:
+                fh.write(text)
+            d = run(args.symtool, "diff", good, other)
+            if d.returncode != 1 or not all(f in d.stdout for f in fragments):
+                report.fail(f"diff: exit {d.returncode}, {d.stdout.strip()!r}, want {fragments}")
+            if "moved" in fragments[0] and "line records changed" in d.stdout:
+                report.fail("diff: a moved function with the same lines is reported as changed")
+            back = run(args.symtool, "diff", other, good)
+            if "added_one" in text and "- added_one" not in back.stdout:
+                report.fail(f"diff the other way: {back.stdout.strip()!r}")
 
         # Random bytes and damaged files: problems, never a crash.
         rng = random.Random(5)
