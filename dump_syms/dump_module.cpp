@@ -12,6 +12,8 @@
 #include "symbol_writer/module_builder.h"
 #include "symbol_writer/path_prefix_map.h"
 
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Support/Path.h>
 
 namespace dumpsyms {
@@ -38,6 +40,15 @@ Expected<Module> moduleIdentity(const ElfImage& binary, const Options& options) 
     header.name =
         sys::path::filename(options.name_override ? *options.name_override : binary.path()).str();
   header.load_address = binary.loadAddress();
+  // Where the dynamic section lies, module-relative: a crash log that
+  // records where it found it at run time tells whether the library was
+  // prelinked to another address, and by how much (symtool symbolize).
+  for (const ElfSegment& segment : binary.segments())
+    if (segment.type == llvm::ELF::PT_DYNAMIC && segment.address >= header.load_address) {
+      header.extra_info.push_back("PT_DYNAMIC_OFFSET " +
+                                  llvm::utohexstr(segment.address - header.load_address, true));
+      break;
+    }
   return header;
 }
 

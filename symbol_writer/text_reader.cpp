@@ -91,7 +91,7 @@ private:
         m.code_id = field(line).str();
         return "";
       }
-      out_.other_info.push_back(line.str());
+      m.extra_info.push_back(line.str());
       return "";
     }
     if (line.consume_front("FILE "))

@@ -19,8 +19,6 @@ struct SymbolFileProblem {
 
 struct ParsedSymbolFile {
   Module module;
-  // INFO records other than CODE_ID, as "KEY value" (the processor skips them).
-  std::vector<std::string> other_info;
   // Lines that do not follow the grammar (each is skipped), and records
   // the processor would drop or misread: overlapping FUNCs, line records
   // outside their FUNC or overlapping, ids without their FILE or

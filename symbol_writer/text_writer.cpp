@@ -124,6 +124,8 @@ RecordCounts writeSymbolFile(const Module& module, const WriteOptions& options,
     out.line("INFO CODE_ID {}", module.code_id);
   if (options.header_only)
     return counts;
+  for (const std::string& info : module.extra_info)
+    out.line("INFO {}", info);
   counts.files = module.files.size();
   counts.inline_origins = module.inline_origins.size();
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""MODULE and INFO CODE_ID records against binutils' readelf: the debug id
-from the GNU build-id (or, without one, the XOR fold of .text computed here
-from the file's bytes), the module name (DT_SONAME, else the file name), and
-the cpu name of every e_machine the format names."""
+"""MODULE and INFO records against binutils' readelf: the debug id from the
+GNU build-id (or, without one, the XOR fold of .text computed here from the
+file's bytes), the module name (DT_SONAME, else the file name), the cpu
+name of every e_machine the format names, and INFO PT_DYNAMIC_OFFSET (the
+dynamic segment's address relative to the first PT_LOAD, which symtool
+needs to undo prelinking) with sentry-cli still accepting the file."""
 import os
 import re
 import shutil
@@ -54,7 +56,24 @@ def machine(path):
     return int.from_bytes(header[18:20], "little" if header[5] == 1 else "big")
 
 
+def dynamic_offset(path):
+    """PT_DYNAMIC's p_vaddr minus the first PT_LOAD's, from readelf; None without one."""
+    load = dynamic = None
+    for line in oracles.run(["readelf", "-lW", path]).splitlines():
+        parts = line.split()
+        if parts and parts[0] == "LOAD" and load is None:
+            load = int(parts[2], 16)
+        if parts and parts[0] == "DYNAMIC":
+            dynamic = int(parts[2], 16)
+    return None if dynamic is None else dynamic - (load or 0)
+
+
 def check(args, path, report, label):
+    full, _ = dump(args, path, "-c")
+    want_dynamic = dynamic_offset(path)
+    have_dynamic = full.info.get("PT_DYNAMIC_OFFSET")
+    if (None if have_dynamic is None else int(have_dynamic, 16)) != want_dynamic:
+        report.fail(f"{label}: INFO PT_DYNAMIC_OFFSET {have_dynamic}, want {want_dynamic}")
     sym, _ = dump(args, path, "-i")
     identifier = expected_identifier(path)
     want = ["MODULE", "Linux", MACHINES.get(machine(path), "?"), guid(identifier), expected_name(path)]
@@ -67,7 +86,7 @@ def check(args, path, report, label):
 
 
 def main():
-    args = arguments()
+    args = arguments(lambda p: p.add_argument("--sentry-cli"))
     require_shared(args)
     report = Report("ids")
     paths = [(f["path"], f["name"]) for f in fixtures(args)]
@@ -79,6 +98,19 @@ def main():
     for path, label in paths:
         check(args, path, report, label)
     report.note(f"{len(paths)} binaries checked")
+
+    # A file with the extra INFO record loads in Sentry (Breakpad's resolver
+    # skips every INFO record it does not use: basic_source_line_resolver.cc).
+    if args.sentry_cli:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "libc.sym")
+            subprocess.run([args.dump_syms, "/lib/x86_64-linux-gnu/libc.so.6", "--output", out], check=True,
+                           capture_output=True)
+            if "INFO PT_DYNAMIC_OFFSET " not in open(out).read():
+                report.fail("libc.so.6: no INFO PT_DYNAMIC_OFFSET")
+            p = subprocess.run([args.sentry_cli, "debug-files", "check", out], capture_output=True, text=True)
+            if p.returncode != 0 or "Usable: yes" not in p.stdout:
+                report.fail(f"sentry-cli rejects a file with INFO PT_DYNAMIC_OFFSET: {p.stdout[-300:]}")
 
     # Every e_machine of the format's table gets its name; others are refused.
     tmp = tempfile.mkdtemp()
