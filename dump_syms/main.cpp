@@ -74,16 +74,8 @@ int main(int argc, char** argv) {
   installInputErrorHandlers("dump_syms", &current_input);
   CLI::App app{"Writes the Breakpad symbol file of an ELF binary.", "dump_syms"};
   defineOptions(app, options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "dump_syms: %s\nRun with --help for usage.\n", e.what());
-    return kExitUsage;
-  }
+  if (auto status = parseCommandLine(app, argc, argv))
+    return *status;
   bool builtin_input = options.vdso || !options.linux_gate.empty();
   if (builtin_input && !options.binary.empty()) {
     std::fprintf(stderr,

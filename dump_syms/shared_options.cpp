@@ -63,6 +63,22 @@ void addDumpShapeOptions(CLI::App& app, Options& o) {
   app.add_flag("--no-debuginfod", o.no_debuginfod, "never fetch debug files from debuginfod");
 }
 
+std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: %s\nRun with --help for usage.\n", app.get_name().c_str(), e.what());
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
 void installInputErrorHandlers(const char* tool, const std::string* const* input) {
   tool_name = tool;
   current_input = input;

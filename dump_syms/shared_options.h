@@ -7,6 +7,7 @@
 #include "dump_syms/options.h"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 namespace dumpsyms {
@@ -16,6 +17,10 @@ void addDumpShapeOptions(CLI::App& app, Options& options);
 
 // `tool` prefixes the messages; *input (when set) names the file at fault.
 void installInputErrorHandlers(const char* tool, const std::string* const* input);
+
+// Parses the command line. Returns the exit status to end with (help,
+// version: 0; a usage error, said on stderr: 2), or nullopt to go on.
+std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv);
 
 constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;

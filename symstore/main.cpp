@@ -101,18 +101,8 @@ int main(int argc, char** argv) {
   dump_one->add_option("--debug-file", one.debug_file);
   addDumpShapeOptions(*dump_one, one);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "symstore: %s\nRun with --help for usage.\n", e.what());
-    return kExitUsage;
-  }
+  if (auto status = parseCommandLine(app, argc, argv))
+    return *status;
 
   if (*dump_one) {
     current_input = &one.binary;

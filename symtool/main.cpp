@@ -170,18 +170,8 @@ int main(int argc, char** argv) {
   diff->add_option("A", old_file, "the first symbol file")->required();
   diff->add_option("B", new_file, "the second symbol file")->required();
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "symtool: %s\nRun with --help for usage.\n", e.what());
-    return kExitUsage;
-  }
+  if (auto status = parseCommandLine(app, argc, argv))
+    return *status;
 
   if (*lookup) {
     current_input = &query.path;
