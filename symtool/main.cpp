@@ -3,6 +3,7 @@
 // processor depends on; `stats` counts; `diff` compares two builds.
 #include "dump_syms/shared_options.h"
 #include "lookup/address_lookup.h"
+#include "lookup/crash_symbolizer.h"
 #include "lookup/symbol_source.h"
 #include "symbol_writer/text_reader.h"
 #include "symtool/symbol_diff.h"
@@ -10,9 +11,12 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <fstream>
+#include <iostream>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <map>
 #include <optional>
 
 namespace {
@@ -57,6 +61,15 @@ std::string hex(uint64_t value) {
   return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
 }
 
+llvm::json::Array framesJson(const AddressInfo& info) {
+  llvm::json::Array frames;
+  for (const SourceFrame& frame : info.frames)
+    frames.push_back(llvm::json::Object{{"function", frame.function},
+                                        {"file", frame.file},
+                                        {"line", static_cast<int64_t>(frame.line)}});
+  return frames;
+}
+
 void printLookup(const std::string& module, uint64_t address, const AddressInfo& info, bool json) {
   if (json) {
     llvm::json::Object out{{"address", hex(address)}, {"module", module}};
@@ -64,12 +77,7 @@ void printLookup(const std::string& module, uint64_t address, const AddressInfo&
       out["public"] = *info.public_name;
       out["offset"] = hex(info.public_offset);
     } else {
-      llvm::json::Array frames;
-      for (const SourceFrame& frame : info.frames)
-        frames.push_back(llvm::json::Object{{"function", frame.function},
-                                            {"file", frame.file},
-                                            {"line", static_cast<int64_t>(frame.line)}});
-      out["frames"] = std::move(frames);
+      out["frames"] = framesJson(info);
     }
     std::string text;
     llvm::raw_string_ostream stream(text);
@@ -87,6 +95,42 @@ void printLookup(const std::string& module, uint64_t address, const AddressInfo&
     std::printf("    %s at %s:%u%s\n", frame.function.c_str(),
                 frame.file.empty() ? "??" : frame.file.c_str(), frame.line,
                 frame.inlined ? " (inlined)" : "");
+}
+
+// One line of crash text written back: as it was, then what its frame is.
+void printSymbolized(llvm::StringRef line, const std::optional<ResolvedFrame>& frame, bool json) {
+  if (json) {
+    llvm::json::Object out{{"input", line.str()}};
+    if (frame) {
+      out["module"] = frame->module;
+      if (frame->offset)
+        out["offset"] = hex(*frame->offset);
+      if (frame->info.public_name) {
+        out["public"] = *frame->info.public_name;
+        out["public_offset"] = hex(frame->info.public_offset);
+      }
+      out["frames"] = framesJson(frame->info);
+      if (!frame->problem.empty())
+        out["unresolved"] = frame->problem;
+    }
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    stream << llvm::json::Value(std::move(out));
+    stream.flush();
+    std::printf("%s\n", text.c_str());
+    return;
+  }
+  std::printf("%s\n", line.str().c_str());
+  if (!frame)
+    return;
+  if (!frame->problem.empty())
+    std::printf("    ?? (%s)\n", frame->problem.c_str());
+  else if (frame->info.public_name)
+    std::printf("    %s+%s\n", frame->info.public_name->c_str(),
+                hex(frame->info.public_offset).c_str());
+  for (const SourceFrame& f : frame->info.frames)
+    std::printf("    %s at %s:%u%s\n", f.function.c_str(), f.file.empty() ? "??" : f.file.c_str(),
+                f.line, f.inlined ? " (inlined)" : "");
 }
 
 std::string percent(uint64_t part, uint64_t whole) {
@@ -159,6 +203,17 @@ int main(int argc, char** argv) {
   lookup->add_option("--id", query.id, "the module's debug id (when a store has several)");
   lookup->add_flag("--json", json, "one JSON object per address");
 
+  std::string store, crash_file;
+  std::vector<std::string> id_choices;
+  CLI::App* symbolize = app.add_subcommand(
+      "symbolize", "resolve every frame of crash text (glibc backtrace_symbols, Solaris "
+                   "printstack, module + offset lines) against a symbol store");
+  symbolize->add_option("--store", store, "the symbol store")->required();
+  symbolize->add_option("FILE", crash_file, "crash text (default: standard input)");
+  symbolize->add_option("--id", id_choices, "NAME=ID: which build of a module the crash ran")
+      ->allow_extra_args(false);
+  symbolize->add_flag("--json", json, "JSON Lines: one object per input line");
+
   std::string stats_file;
   CLI::App* stats = app.add_subcommand(
       "stats", "records by kind, how much of the code is covered, the largest functions");
@@ -193,6 +248,37 @@ int main(int argc, char** argv) {
       printLookup(module, *address, index.lookup(*address), json);
     }
     return bad ? kExitError : 0;
+  }
+
+  if (*symbolize) {
+    std::map<std::string, std::string> ids;
+    for (const std::string& choice : id_choices) {
+      size_t equals = choice.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        std::fprintf(stderr, "symtool: --id %s: expected NAME=ID\nRun with --help for usage.\n",
+                     choice.c_str());
+        return kExitUsage;
+      }
+      ids[choice.substr(0, equals)] = choice.substr(equals + 1);
+    }
+    std::ifstream file;
+    if (!crash_file.empty()) {
+      file.open(crash_file, std::ios::binary);
+      if (!file) {
+        std::fprintf(stderr, "symtool: error: %s: cannot read it\n", crash_file.c_str());
+        return kExitError;
+      }
+    }
+    std::istream& in = crash_file.empty() ? std::cin : file;
+    StoreFrameResolver resolver(store, ids);
+    CrashSymbolizer symbolizer(resolver);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+      printSymbolized(line, symbolizer.line(line), json);
+    }
+    return 0;
   }
 
   auto load = [&](const std::string& path) -> std::optional<Module> {

@@ -1,0 +1,87 @@
+#include "lookup/frame_resolver.h"
+
+#include "lookup/symbol_source.h"
+#include "object/demangle.h"
+
+#include <llvm/Support/Path.h>
+
+namespace dumpsyms {
+
+struct StoreFrameResolver::ModuleSymbols {
+  explicit ModuleSymbols(Module module) : lookup(std::move(module)) {
+    const Module& m = lookup.module();
+    for (const PublicSymbol& symbol : m.publics)
+      addresses.emplace(symbol.name, symbol.address);
+    for (const Function& function : m.functions)
+      if (!function.ranges.empty())
+        addresses.emplace(function.name, function.ranges.front().start);
+    for (const std::string& info : m.extra_info) {
+      llvm::StringRef value(info);
+      uint64_t offset;
+      if (value.consume_front("PT_DYNAMIC_OFFSET ") && !value.getAsInteger(16, offset))
+        dynamic_offset = offset;
+    }
+  }
+  AddressLookup lookup;
+  std::unordered_map<std::string, uint64_t> addresses; // function or symbol name -> address
+  std::optional<uint64_t> dynamic_offset;
+};
+
+StoreFrameResolver::StoreFrameResolver(std::string store, std::map<std::string, std::string> ids)
+    : store_(std::move(store)), ids_(std::move(ids)) {}
+
+StoreFrameResolver::~StoreFrameResolver() = default;
+
+const StoreFrameResolver::ModuleSymbols* StoreFrameResolver::module(const std::string& name,
+                                                                    std::string& problem) {
+  if (auto found = modules_.find(name); found != modules_.end())
+    return found->second.get();
+  if (auto failed = failures_.find(name); failed != failures_.end()) {
+    problem = failed->second;
+    return nullptr;
+  }
+  auto id = ids_.find(name);
+  auto loaded = loadSymbols({store_, name, id == ids_.end() ? "" : id->second});
+  if (!loaded) {
+    problem = llvm::toString(loaded.takeError());
+    failures_[name] = problem;
+    return nullptr;
+  }
+  auto symbols = std::make_unique<ModuleSymbols>(std::move(loaded->parsed.module));
+  return (modules_[name] = std::move(symbols)).get();
+}
+
+ResolvedFrame StoreFrameResolver::resolve(const FrameLine& frame, bool return_address) {
+  ResolvedFrame out;
+  out.module = llvm::sys::path::filename(frame.module).str();
+  const ModuleSymbols* symbols = module(out.module, out.problem);
+  if (!symbols)
+    return out;
+  uint64_t offset;
+  if (frame.offset) {
+    offset = *frame.offset;
+    // Prelinked on the crashing machine: the whole library moved by the
+    // difference between where its dynamic section was and is here.
+    if (frame.dynamic && symbols->dynamic_offset)
+      offset -= *frame.dynamic - *symbols->dynamic_offset;
+  } else if (!frame.symbol.empty()) {
+    auto found = symbols->addresses.find(frame.symbol);
+    if (found == symbols->addresses.end())
+      found = symbols->addresses.find(demangle(frame.symbol));
+    if (found == symbols->addresses.end()) {
+      out.problem = out.module + " has no function or symbol named " + frame.symbol;
+      return out;
+    }
+    offset = found->second + frame.symbol_offset;
+  } else {
+    out.problem = "the frame gives no offset in " + out.module;
+    return out;
+  }
+  out.offset = offset;
+  out.info = symbols->lookup.lookup(return_address && offset > 0 ? offset - 1 : offset);
+  if (out.info.frames.empty() && !out.info.public_name)
+    out.problem = "nothing in " + out.module + " covers it";
+  return out;
+}
+
+} // namespace dumpsyms

@@ -1,0 +1,45 @@
+// Resolves frames of crash text against a symbol store: finds the module
+// by name (and id, when the store holds several builds), undoes prelinking
+// (INFO PT_DYNAMIC_OFFSET against the offset the crashing process logged),
+// turns symbol+offset into a module offset, and looks the address up.
+#pragma once
+
+#include "crash_text/frame_line.h"
+#include "lookup/address_lookup.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace dumpsyms {
+
+struct ResolvedFrame {
+  std::string module;             // the store's module name
+  std::optional<uint64_t> offset; // module-relative, after any prelink correction
+  AddressInfo info;               // at offset (or offset - 1 for a return address)
+  std::string problem;            // why nothing was found, when nothing was
+};
+
+class StoreFrameResolver {
+public:
+  // `ids`: module name -> debug id, for stores with several builds of one name.
+  StoreFrameResolver(std::string store, std::map<std::string, std::string> ids);
+  ~StoreFrameResolver();
+
+  // `return_address`: the frame holds where a call returns to, so the call
+  // itself is at offset - 1 (as debuggers look it up).
+  ResolvedFrame resolve(const FrameLine& frame, bool return_address);
+
+private:
+  struct ModuleSymbols;
+  const ModuleSymbols* module(const std::string& name, std::string& problem);
+
+  std::string store_;
+  std::map<std::string, std::string> ids_;
+  std::map<std::string, std::unique_ptr<ModuleSymbols>> modules_;
+  std::map<std::string, std::string> failures_; // module name -> why it cannot be read
+};
+
+} // namespace dumpsyms
