@@ -281,6 +281,33 @@ def main():
             else:
                 report.fail(f"unprivileged run: exit {nobody.returncode}: {nobody.stderr.strip()}")
 
+        # --check-cfi, --force, --map-prefix, as dump_syms takes them.
+        small = os.path.join(root, "small")
+        os.makedirs(small)
+        shutil.copy(os.path.join(args.shared, "corpus", "bin", "cprog.gcc12.g-O2"), os.path.join(small, "unwinds"))
+        sh("objcopy", "--remove-section=.eh_frame", "--remove-section=.eh_frame_hdr",
+           "--remove-section=.debug_frame", os.path.join(small, "unwinds"), os.path.join(small, "no-cfi"))
+        small_store = os.path.join(root, "small-store")
+        small_manifest = os.path.join(root, "small.json")
+        p = symstore(args, "add", small_store, small, "--check-cfi", "--manifest", small_manifest)
+        got = {e["key"]: e for e in json.load(open(small_manifest))["entries"]}
+        if p.returncode != 1 or got["no-cfi"]["status"] != "failed" or "STACK CFI" not in got["no-cfi"]["error"] \
+                or got["unwinds"]["status"] != "written":
+            report.fail(f"--check-cfi: exit {p.returncode}, {got}")
+        sym_path = os.path.join(small_store, got["unwinds"]["sym"])
+        source_dir = [l.split(" ", 2)[2] for l in open(sym_path).read().splitlines() if l.startswith("FILE ")][0]
+        source_dir = os.path.dirname(source_dir)
+        before_ns = os.stat(sym_path).st_mtime_ns
+        p = symstore(args, "add", small_store, os.path.join(small, "unwinds"), "--force", "--map-prefix",
+                     f"{source_dir}=/src", "--manifest", small_manifest)
+        forced = json.load(open(small_manifest))["entries"]
+        if p.returncode != 0 or forced[0]["status"] != "written" or os.stat(sym_path).st_mtime_ns == before_ns:
+            report.fail(f"--force did not write the module again: {forced}")
+        mapped = subprocess.run([args.dump_syms, os.path.join(small, "unwinds"), "--map-prefix", f"{source_dir}=/src"],
+                                capture_output=True, text=True).stdout
+        if open(sym_path).read() != mapped or "FILE 0 /src/" not in mapped:
+            report.fail("--map-prefix: the store file differs from dump_syms --map-prefix")
+
         # Usage errors exit 2.
         for bad in (["add", store], ["add", store, rel, "--shard", "3/3"], ["add", store, rel, "--names", "gnu"],
                     ["add", store, rel, "--map-prefix", "nothing"], ["frobnicate"]):
