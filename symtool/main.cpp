@@ -97,27 +97,36 @@ void printLookup(const std::string& module, uint64_t address, const AddressInfo&
                 frame.inlined ? " (inlined)" : "");
 }
 
+// A frame line as JSON: {"input"} plus, for a frame, what it is.
+llvm::json::Object frameJson(llvm::StringRef line, const std::optional<ResolvedFrame>& frame) {
+  llvm::json::Object out{{"input", line.str()}};
+  if (frame) {
+    out["module"] = frame->module;
+    if (frame->offset)
+      out["offset"] = hex(*frame->offset);
+    if (frame->info.public_name) {
+      out["public"] = *frame->info.public_name;
+      out["public_offset"] = hex(frame->info.public_offset);
+    }
+    out["frames"] = framesJson(frame->info);
+    if (!frame->problem.empty())
+      out["unresolved"] = frame->problem;
+  }
+  return out;
+}
+
+void printJson(llvm::json::Object object) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  stream << llvm::json::Value(std::move(object));
+  stream.flush();
+  std::printf("%s\n", text.c_str());
+}
+
 // One line of crash text written back: as it was, then what its frame is.
 void printSymbolized(llvm::StringRef line, const std::optional<ResolvedFrame>& frame, bool json) {
   if (json) {
-    llvm::json::Object out{{"input", line.str()}};
-    if (frame) {
-      out["module"] = frame->module;
-      if (frame->offset)
-        out["offset"] = hex(*frame->offset);
-      if (frame->info.public_name) {
-        out["public"] = *frame->info.public_name;
-        out["public_offset"] = hex(frame->info.public_offset);
-      }
-      out["frames"] = framesJson(frame->info);
-      if (!frame->problem.empty())
-        out["unresolved"] = frame->problem;
-    }
-    std::string text;
-    llvm::raw_string_ostream stream(text);
-    stream << llvm::json::Value(std::move(out));
-    stream.flush();
-    std::printf("%s\n", text.c_str());
+    printJson(frameJson(line, frame));
     return;
   }
   std::printf("%s\n", line.str().c_str());
@@ -131,6 +140,64 @@ void printSymbolized(llvm::StringRef line, const std::optional<ResolvedFrame>& f
   for (const SourceFrame& f : frame->info.frames)
     std::printf("    %s at %s:%u%s\n", f.function.c_str(), f.file.empty() ? "??" : f.file.c_str(),
                 f.line, f.inlined ? " (inlined)" : "");
+}
+
+// A crash report of the OpenSync kind: a JSON object on one line whose
+// "backtrace" string holds frame lines. Its frames are resolved; with
+// `keep`, only the `keep` frames after the signal trampoline stay.
+bool symbolizeReport(llvm::StringRef line, StoreFrameResolver& resolver, bool json,
+                     std::optional<unsigned> keep) {
+  if (!line.ltrim().starts_with("{"))
+    return false;
+  auto parsed = llvm::json::parse(line);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return false;
+  }
+  llvm::json::Object* report = parsed->getAsObject();
+  auto backtrace = report ? report->getString("backtrace") : std::nullopt;
+  if (!backtrace)
+    return false;
+  std::vector<std::pair<std::string, std::optional<ResolvedFrame>>> frames;
+  CrashSymbolizer symbolizer(resolver);
+  llvm::SmallVector<llvm::StringRef, 32> lines;
+  backtrace->split(lines, '\n', -1, false);
+  for (llvm::StringRef frame_line : lines) {
+    frame_line = frame_line.rtrim("\r");
+    frames.push_back({frame_line.str(), symbolizer.line(frame_line)});
+  }
+  if (keep) {
+    // Drop everything up to and including the signal trampoline.
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const auto& frame = frames[i].second;
+      std::string name = !frame                       ? std::string()
+                         : frame->info.public_name    ? *frame->info.public_name
+                         : frame->info.frames.empty() ? std::string()
+                                                      : frame->info.frames.back().function;
+      if (isSignalTrampoline(name)) {
+        frames.erase(frames.begin(), frames.begin() + static_cast<long>(i) + 1);
+        break;
+      }
+    }
+    if (frames.size() > *keep)
+      frames.resize(*keep);
+  }
+  if (json) {
+    llvm::json::Object out{{"input", line.str()}};
+    for (auto& [key, value] : *report)
+      if (key != "backtrace")
+        out[key] = value;
+    llvm::json::Array resolved;
+    for (const auto& [text, frame] : frames)
+      resolved.push_back(frameJson(text, frame));
+    out["backtrace"] = std::move(resolved);
+    printJson(std::move(out));
+    return true;
+  }
+  std::printf("%s\n", line.str().c_str());
+  for (const auto& [text, frame] : frames)
+    printSymbolized("  " + text, frame, false);
+  return true;
 }
 
 std::string percent(uint64_t part, uint64_t whole) {
@@ -213,6 +280,12 @@ int main(int argc, char** argv) {
   symbolize->add_option("--id", id_choices, "NAME=ID: which build of a module the crash ran")
       ->allow_extra_args(false);
   symbolize->add_flag("--json", json, "JSON Lines: one object per input line");
+  bool trim = false;
+  unsigned keep = 3;
+  symbolize->add_flag("--trim", trim,
+                      "JSON crash reports: keep only the frames after the signal trampoline");
+  symbolize->add_option("--keep", keep, "with --trim: how many frames to keep (default 3)")
+      ->check(CLI::Range(1, 5));
 
   std::string stats_file;
   CLI::App* stats = app.add_subcommand(
@@ -276,7 +349,9 @@ int main(int argc, char** argv) {
     while (std::getline(in, line)) {
       if (!line.empty() && line.back() == '\r')
         line.pop_back();
-      printSymbolized(line, symbolizer.line(line), json);
+      if (!symbolizeReport(line, resolver, json,
+                           trim ? std::optional<unsigned>(keep) : std::nullopt))
+        printSymbolized(line, symbolizer.line(line), json);
     }
     return 0;
   }

@@ -6,8 +6,9 @@ a symbol store alone (the program, the library, Debian's libc) equal gdb's
 `bt` of the same crash (function, file, line), from the faulting frame out.
 The same frames written as prelinked module + offset lines (the library's
 offsets and its PT_DYNAMIC offset shifted by one constant), and as Solaris
-printstack lines, give the same answer. Lines that are not frames pass
-through untouched; garbage never crashes it."""
+printstack lines, and inside a JSON crash report (whole, and --trim'med to
+the frames after the signal trampoline), give the same answer. Lines that
+are not frames pass through untouched; garbage never crashes it."""
 import json
 import os
 import random
@@ -136,6 +137,27 @@ def main():
             plain = symbolize(args, store, "\n".join(unshifted) + "\n")
             if crash_frames(plain) == got:
                 report.fail(f"{cc}: shifted offsets without their PT_DYNAMIC still resolved the same")
+
+            # The same backtrace in a JSON crash report (OpenSync's fields),
+            # whole and trimmed to the 3 frames after the signal trampoline.
+            report_fields = {"locationId": "loc-1", "nodeId": "node-7", "model": "AP-1", "firmwareVersion": "2.4",
+                             "pid": 4242, "name": "prog", "reason": "SIGSEGV", "timestamp": 1700000000,
+                             "backtrace": crash.stderr}
+            line = json.dumps(report_fields)
+            whole = symbolize(args, store, "before\n" + line + "\n")[1]
+            if {k: whole.get(k) for k in report_fields if k != "backtrace"} != \
+                    {k: v for k, v in report_fields.items() if k != "backtrace"}:
+                report.fail(f"{cc}: the JSON report's fields are not kept: {sorted(whole)}")
+            if crash_frames(whole.get("backtrace", [])) != got:
+                report.fail(f"{cc}: JSON report frames {crash_frames(whole.get('backtrace', []))} != {got}")
+            trimmed = symbolize(args, store, line + "\n", "--trim")[0]["backtrace"]
+            after = [o for o in objects if "module" in o]
+            after = after[next(i for i, o in enumerate(after) if o.get("public") == "__restore_rt") + 1:][:3]
+            if [t["frames"] for t in trimmed] != [o["frames"] for o in after]:
+                report.fail(f"{cc}: --trim kept {[t['input'] for t in trimmed]}")
+            kept5 = symbolize(args, store, line + "\n", "--trim", "--keep", "5")[0]["backtrace"]
+            if len(kept5) != min(5, len([o for o in objects if "module" in o]) - 2):
+                report.fail(f"{cc}: --keep 5 kept {len(kept5)} frames")
 
             # Solaris printstack lines for the library's frames.
             for o in objects:
