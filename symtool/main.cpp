@@ -1,11 +1,13 @@
 // symtool: reading symbol files back. `lookup` says what is at addresses;
-// `validate` checks files against the format's grammar and the rules the
-// processor depends on; `stats` counts; `diff` compares two builds.
+// `symbolize` resolves crash text; `validate` checks files against the
+// format's grammar and the rules the processor depends on; `stats` counts;
+// `diff` compares two builds.
 #include "dump_syms/shared_options.h"
-#include "lookup/address_lookup.h"
 #include "lookup/crash_symbolizer.h"
 #include "lookup/symbol_source.h"
 #include "symbol_writer/text_reader.h"
+#include "symtool/crash_report.h"
+#include "symtool/output.h"
 #include "symtool/symbol_diff.h"
 #include "symtool/symbol_stats.h"
 
@@ -13,8 +15,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <llvm/ADT/StringExtras.h>
-#include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <map>
 #include <optional>
@@ -55,192 +55,6 @@ std::optional<uint64_t> parseAddress(llvm::StringRef text) {
   if (text.empty() || text.getAsInteger(16, value))
     return std::nullopt;
   return value;
-}
-
-std::string hex(uint64_t value) {
-  return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
-}
-
-llvm::json::Array framesJson(const AddressInfo& info) {
-  llvm::json::Array frames;
-  for (const SourceFrame& frame : info.frames)
-    frames.push_back(llvm::json::Object{{"function", frame.function},
-                                        {"file", frame.file},
-                                        {"line", static_cast<int64_t>(frame.line)}});
-  return frames;
-}
-
-void printLookup(const std::string& module, uint64_t address, const AddressInfo& info, bool json) {
-  if (json) {
-    llvm::json::Object out{{"address", hex(address)}, {"module", module}};
-    if (info.public_name) {
-      out["public"] = *info.public_name;
-      out["offset"] = hex(info.public_offset);
-    } else {
-      out["frames"] = framesJson(info);
-    }
-    std::string text;
-    llvm::raw_string_ostream stream(text);
-    stream << llvm::json::Value(std::move(out));
-    stream.flush();
-    std::printf("%s\n", text.c_str());
-    return;
-  }
-  std::printf("%s %s\n", hex(address).c_str(), module.c_str());
-  if (info.public_name)
-    std::printf("    %s+%s\n", info.public_name->c_str(), hex(info.public_offset).c_str());
-  else if (info.frames.empty())
-    std::printf("    ??\n");
-  for (const SourceFrame& frame : info.frames)
-    std::printf("    %s at %s:%u%s\n", frame.function.c_str(),
-                frame.file.empty() ? "??" : frame.file.c_str(), frame.line,
-                frame.inlined ? " (inlined)" : "");
-}
-
-// A frame line as JSON: {"input"} plus, for a frame, what it is.
-llvm::json::Object frameJson(llvm::StringRef line, const std::optional<ResolvedFrame>& frame) {
-  llvm::json::Object out{{"input", line.str()}};
-  if (frame) {
-    out["module"] = frame->module;
-    if (frame->offset)
-      out["offset"] = hex(*frame->offset);
-    if (frame->info.public_name) {
-      out["public"] = *frame->info.public_name;
-      out["public_offset"] = hex(frame->info.public_offset);
-    }
-    out["frames"] = framesJson(frame->info);
-    if (!frame->problem.empty())
-      out["unresolved"] = frame->problem;
-  }
-  return out;
-}
-
-void printJson(llvm::json::Object object) {
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  stream << llvm::json::Value(std::move(object));
-  stream.flush();
-  std::printf("%s\n", text.c_str());
-}
-
-// One line of crash text written back: as it was, then what its frame is.
-void printSymbolized(llvm::StringRef line, const std::optional<ResolvedFrame>& frame, bool json) {
-  if (json) {
-    printJson(frameJson(line, frame));
-    return;
-  }
-  std::printf("%s\n", line.str().c_str());
-  if (!frame)
-    return;
-  if (!frame->problem.empty())
-    std::printf("    ?? (%s)\n", frame->problem.c_str());
-  else if (frame->info.public_name)
-    std::printf("    %s+%s\n", frame->info.public_name->c_str(),
-                hex(frame->info.public_offset).c_str());
-  for (const SourceFrame& f : frame->info.frames)
-    std::printf("    %s at %s:%u%s\n", f.function.c_str(), f.file.empty() ? "??" : f.file.c_str(),
-                f.line, f.inlined ? " (inlined)" : "");
-}
-
-// A crash report of the OpenSync kind: a JSON object on one line whose
-// "backtrace" string holds frame lines. Its frames are resolved; with
-// `keep`, only the `keep` frames after the signal trampoline stay.
-bool symbolizeReport(llvm::StringRef line, StoreFrameResolver& resolver, bool json,
-                     std::optional<unsigned> keep) {
-  if (!line.ltrim().starts_with("{"))
-    return false;
-  auto parsed = llvm::json::parse(line);
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return false;
-  }
-  llvm::json::Object* report = parsed->getAsObject();
-  auto backtrace = report ? report->getString("backtrace") : std::nullopt;
-  if (!backtrace)
-    return false;
-  std::vector<std::pair<std::string, std::optional<ResolvedFrame>>> frames;
-  CrashSymbolizer symbolizer(resolver);
-  llvm::SmallVector<llvm::StringRef, 32> lines;
-  backtrace->split(lines, '\n', -1, false);
-  for (llvm::StringRef frame_line : lines) {
-    frame_line = frame_line.rtrim("\r");
-    frames.push_back({frame_line.str(), symbolizer.line(frame_line)});
-  }
-  if (keep) {
-    // Drop everything up to and including the signal trampoline.
-    for (size_t i = 0; i < frames.size(); ++i) {
-      const auto& frame = frames[i].second;
-      std::string name = !frame                       ? std::string()
-                         : frame->info.public_name    ? *frame->info.public_name
-                         : frame->info.frames.empty() ? std::string()
-                                                      : frame->info.frames.back().function;
-      if (isSignalTrampoline(name)) {
-        frames.erase(frames.begin(), frames.begin() + static_cast<long>(i) + 1);
-        break;
-      }
-    }
-    if (frames.size() > *keep)
-      frames.resize(*keep);
-  }
-  if (json) {
-    llvm::json::Object out{{"input", line.str()}};
-    for (auto& [key, value] : *report)
-      if (key != "backtrace")
-        out[key] = value;
-    llvm::json::Array resolved;
-    for (const auto& [text, frame] : frames)
-      resolved.push_back(frameJson(text, frame));
-    out["backtrace"] = std::move(resolved);
-    printJson(std::move(out));
-    return true;
-  }
-  std::printf("%s\n", line.str().c_str());
-  for (const auto& [text, frame] : frames)
-    printSymbolized("  " + text, frame, false);
-  return true;
-}
-
-std::string percent(uint64_t part, uint64_t whole) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
-  return text;
-}
-
-void printStats(const std::string& path, const SymbolStats& s) {
-  std::printf("%s\n", path.c_str());
-  std::printf("  records: %llu FILE, %llu INLINE_ORIGIN, %llu FUNC, %llu line, %llu INLINE, "
-              "%llu PUBLIC, %llu STACK CFI INIT, %llu STACK CFI, %llu STACK WIN\n",
-              (unsigned long long)s.files, (unsigned long long)s.inline_origins,
-              (unsigned long long)s.functions, (unsigned long long)s.lines,
-              (unsigned long long)s.inlines, (unsigned long long)s.publics,
-              (unsigned long long)s.cfi_frames, (unsigned long long)s.cfi_changes,
-              (unsigned long long)s.stack_win);
-  std::printf("  code known to the file: %llu bytes (FUNC, STACK CFI and STACK WIN ranges)\n",
-              (unsigned long long)s.code_bytes);
-  std::printf("  in a FUNC: %s, in a line record: %s, in STACK CFI: %s\n",
-              percent(s.function_bytes, s.code_bytes).c_str(),
-              percent(s.line_bytes, s.code_bytes).c_str(),
-              percent(s.cfi_bytes, s.code_bytes).c_str());
-  std::printf("  largest functions:\n");
-  for (const auto& [name, size] : s.largest)
-    std::printf("    %10llu  %s\n", (unsigned long long)size, name.c_str());
-}
-
-void printDiff(const SymbolDiff& d) {
-  if (d.header_differs)
-    std::printf("MODULE or INFO CODE_ID differs\n");
-  for (const std::string& name : d.added)
-    std::printf("+ %s\n", name.c_str());
-  for (const std::string& name : d.removed)
-    std::printf("- %s\n", name.c_str());
-  for (const FunctionMove& m : d.moved)
-    std::printf("~ %s moved from 0x%llx to 0x%llx\n", m.name.c_str(), (unsigned long long)m.from,
-                (unsigned long long)m.to);
-  for (const std::string& name : d.lines_changed)
-    std::printf("! %s: line records changed\n", name.c_str());
-  std::fprintf(stderr, "symtool: %zu added, %zu removed, %zu moved, %zu with other lines%s\n",
-               d.added.size(), d.removed.size(), d.moved.size(), d.lines_changed.size(),
-               d.header_differs ? ", another module header" : "");
 }
 
 } // namespace
