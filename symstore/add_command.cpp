@@ -23,17 +23,12 @@ namespace {
 constexpr uint64_t kMemoryAllowance = 16ull << 20;
 
 // The last non-empty line a child wrote on stderr, without our tool prefix.
-std::string lastLine(const std::string& text) {
-  size_t end = text.find_last_not_of("\n ");
-  if (end == std::string::npos)
-    return "";
-  size_t start = text.rfind('\n', end);
-  std::string line = text.substr(start == std::string::npos ? 0 : start + 1,
-                                 end + 1 - (start == std::string::npos ? 0 : start + 1));
-  for (const char* prefix : {"symstore: error: ", "symstore: "})
-    if (line.rfind(prefix, 0) == 0)
-      return line.substr(std::strlen(prefix));
-  return line;
+std::string lastLine(llvm::StringRef text) {
+  llvm::StringRef trimmed = text.rtrim("\n ");
+  llvm::StringRef line = trimmed.substr(trimmed.rfind('\n') + 1); // npos + 1: all of it
+  if (!line.consume_front("symstore: error: "))
+    line.consume_front("symstore: ");
+  return line.str();
 }
 
 // What a child's run says about its module; `planned` holds what the plan knew.
@@ -188,6 +183,9 @@ int runAdd(const AddOptions& options) {
       std::fprintf(stderr, "symstore: error: %s\n", llvm::toString(std::move(error)).c_str());
       failed = true;
     }
+  std::string shards = options.shard.count > 1
+                           ? "; " + std::to_string(t.other_shards) + " left to other shards"
+                           : "";
   if (!options.quiet)
     std::fprintf(stderr,
                  "symstore: %llu written, %llu no-debug-info, %llu exists, %llu duplicate, "
@@ -195,11 +193,7 @@ int runAdd(const AddOptions& options) {
                  (unsigned long long)t.written, (unsigned long long)t.no_debug_info,
                  (unsigned long long)t.exists, (unsigned long long)t.duplicate,
                  (unsigned long long)t.failed, (unsigned long long)t.debug_files,
-                 (unsigned long long)t.skipped_non_elf,
-                 options.shard.count > 1
-                     ? ("; " + std::to_string(t.other_shards) + " left to other shards").c_str()
-                     : "",
-                 t.wall_seconds);
+                 (unsigned long long)t.skipped_non_elf, shards.c_str(), t.wall_seconds);
   return failed ? 1 : 0;
 }
 

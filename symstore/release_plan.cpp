@@ -140,10 +140,8 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     int rank = 0;
   };
   std::map<std::pair<std::string, std::string>, ModuleChoice> chosen;
-  std::map<std::pair<uint64_t, uint64_t>, size_t> by_inode;
   std::vector<std::string> separate_debug(examined.size());
   std::vector<std::string> separate_how(examined.size());
-  std::vector<int> ranks(examined.size(), 0);
   for (size_t i = 0; i < examined.size(); ++i) {
     Examined& e = examined[i];
     if (!e.image || e.debug_file)
@@ -155,9 +153,8 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
       continue;
     }
     e.identity = std::move(*identity);
-    if (e.image->hasDebugInfo()) {
-      ranks[i] = 2;
-    } else {
+    int rank = 2; // DWARF of its own
+    if (!e.image->hasDebugInfo()) {
       auto indexed =
           e.build_id.empty() ? debug_by_build_id.end() : debug_by_build_id.find(e.build_id);
       if (indexed != debug_by_build_id.end()) {
@@ -174,13 +171,13 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
           separate_how[i] = found->how;
         }
       }
-      ranks[i] = separate_debug[i].empty() ? 0 : 1;
+      rank = separate_debug[i].empty() ? 0 : 1;
     }
-    ranks[i] = ranks[i] * 2 + (e.file->symlink ? 0 : 1);
+    rank = rank * 2 + (e.file->symlink ? 0 : 1);
     auto key = std::make_pair(e.identity.name, e.identity.debug_id);
-    auto [it, inserted] = chosen.try_emplace(key, ModuleChoice{i, ranks[i]});
-    if (!inserted && ranks[i] > it->second.rank)
-      it->second = {i, ranks[i]};
+    auto [it, inserted] = chosen.try_emplace(key, ModuleChoice{i, rank});
+    if (!inserted && rank > it->second.rank)
+      it->second = {i, rank};
   }
 
   // 3. This shard's entries.

@@ -84,8 +84,6 @@ private:
     file.path = path;
     file.key = key;
     file.size = static_cast<uint64_t>(status.st_size);
-    file.device = status.st_dev;
-    file.inode = status.st_ino;
     scan_.files.push_back(std::move(file));
   }
 

@@ -10,10 +10,9 @@
 namespace dumpsyms {
 
 struct FoundFile {
-  std::string path;  // as reached (through symlinks, not resolved)
-  std::string key;   // path relative to its PATH argument (its name for a file argument)
-  uint64_t size = 0; // of the file reached
-  uint64_t device = 0, inode = 0;
+  std::string path;     // as reached (through symlinks, not resolved)
+  std::string key;      // path relative to its PATH argument (its name for a file argument)
+  uint64_t size = 0;    // of the file reached
   bool symlink = false; // reached through a symlink of its own name
   std::string error;    // set when the file could not be examined (dangling symlink, ...)
 };

@@ -180,11 +180,10 @@ int runUpload(const UploadRunOptions& options) {
   for (std::thread& thread : threads)
     thread.join();
   progress.clear();
+  // The files are on the server either way; only the record would be lost.
   if (ledger && uploaded)
-    if (llvm::Error error = ledger->save()) {
-      say("error: " + llvm::toString(std::move(error)));
-      failed += 0; // the files are on the server; only the record is lost
-    }
+    if (llvm::Error error = ledger->save())
+      say("warning: " + llvm::toString(std::move(error)));
 
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!options.quiet) {
