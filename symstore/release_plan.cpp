@@ -22,18 +22,23 @@ namespace dumpsyms {
 
 namespace {
 
-// Whether the file starts with the ELF magic; an error when it cannot be read.
-llvm::Expected<bool> startsWithElfMagic(const std::string& path) {
+// Whether the file is an ELF file other than a core dump (a core left in a
+// release tree is no module); an error when it cannot be read.
+llvm::Expected<bool> isElfOtherThanCore(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return fileError(path, std::string("cannot read it: ") + std::strerror(errno));
-  unsigned char magic[4] = {};
-  ssize_t got = read(fd, magic, sizeof magic);
+  unsigned char header[18] = {};
+  ssize_t got = read(fd, header, sizeof header);
   int saved = errno;
   close(fd);
   if (got < 0)
     return fileError(path, std::string("cannot read it: ") + std::strerror(saved));
-  return got == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+  if (got < 4 || header[0] != 0x7f || header[1] != 'E' || header[2] != 'L' || header[3] != 'F')
+    return false;
+  bool big_endian = header[llvm::ELF::EI_DATA] == llvm::ELF::ELFDATA2MSB;
+  unsigned type = big_endian ? header[16] << 8 | header[17] : header[17] << 8 | header[16];
+  return got < 18 || type != llvm::ELF::ET_CORE;
 }
 
 // Whether the image holds code of its own: a separate debug file keeps its
@@ -95,7 +100,7 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     e.file = &file;
     if (!file.error.empty()) {
       e.error = file.path + ": " + file.error;
-    } else if (auto elf = startsWithElfMagic(file.path); !elf) {
+    } else if (auto elf = isElfOtherThanCore(file.path); !elf) {
       e.error = llvm::toString(elf.takeError());
     } else if (!*elf) {
       ++plan.non_elf;

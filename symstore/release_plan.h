@@ -32,7 +32,7 @@ struct ReleasePlan {
   std::vector<ManifestEntry> entries; // this shard's candidates, in scan order
   std::vector<PlannedDump> dumps;     // entries to dump (status set when done)
   uint64_t debug_files = 0;           // separate debug files (not candidates)
-  uint64_t non_elf = 0;               // files skipped as not ELF
+  uint64_t non_elf = 0;               // files skipped as not ELF (or as core dumps)
   uint64_t other_shards = 0;          // candidates of other shards
   uint64_t bytes_to_read = 0;         // sizes of the files to dump, for progress
 };

@@ -1,13 +1,14 @@
 // symtool: reading symbol files back. `lookup` says what is at addresses;
 // `symbolize` resolves crash text; `validate` checks files against the
 // format's grammar and the rules the processor depends on; `stats` counts;
-// `diff` compares two builds.
+// `diff` compares two builds; `stackwalk` unwinds a core file's threads.
 #include "dump_syms/shared_options.h"
 #include "lookup/crash_symbolizer.h"
 #include "lookup/symbol_source.h"
 #include "symbol_writer/text_reader.h"
 #include "symtool/crash_report.h"
 #include "symtool/output.h"
+#include "symtool/stackwalk_output.h"
 #include "symtool/symbol_diff.h"
 #include "symtool/symbol_stats.h"
 
@@ -101,6 +102,15 @@ int main(int argc, char** argv) {
   symbolize->add_option("--keep", keep, "with --trim: how many frames to keep (default 3)")
       ->check(CLI::Range(1, 5));
 
+  std::string core_file;
+  CLI::App* stackwalk = app.add_subcommand(
+      "stackwalk", "unwind every thread of an ELF core file (x86_64, arm64) with the symbol "
+                   "store alone: STACK CFI, then frame pointers, then stack scanning");
+  stackwalk->add_option("--store", store, "the symbol store")->required();
+  stackwalk->add_option("CORE", core_file, "the core file (kernel core dump or gdb gcore)")
+      ->required();
+  stackwalk->add_flag("--json", json, "one JSON document: threads, frames, modules");
+
   std::string stats_file;
   CLI::App* stats = app.add_subcommand(
       "stats", "records by kind, how much of the code is covered, the largest functions");
@@ -167,6 +177,17 @@ int main(int argc, char** argv) {
                            trim ? std::optional<unsigned>(keep) : std::nullopt))
         printSymbolized(line, symbolizer.line(line), json);
     }
+    return 0;
+  }
+
+  if (*stackwalk) {
+    current_input = &core_file;
+    auto walked = walkCore(core_file, store);
+    if (!walked) {
+      std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(walked.takeError()).c_str());
+      return kExitError;
+    }
+    printWalkedCore(*walked, json);
     return 0;
   }
 
