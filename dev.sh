@@ -21,6 +21,8 @@ PACKAGES=(
   gcc-riscv64-linux-gnu gcc-mips64el-linux-gnuabi64
   binutils elfutils dwz xz-utils gdb debuginfod python3 file
   python3.11-dbg libc6-dbg
+  # arm64 crashes for the stack-walk test: run under qemu-user, read by gdb
+  qemu-user gdb-multiarch
   # symbol servers the upload test talks to
   nginx
   # uploading

@@ -13,7 +13,14 @@ symbol file records the call sites they come from) and are counted.
 
 Without symbols the same cores still walk, by frame pointer and stack
 scanning, and say so. Damaged cores (truncated, notes removed, random bytes,
-not a core) give one error line or unresolved frames, never a crash."""
+not a core) give one error line or unresolved frames, never a crash.
+
+With --arch arm64 the same program, cross-built for arm64, runs under
+qemu-user, whose guest core holds the registers and writable memory; the
+test adds what a kernel core would also hold (NT_FILE, the ELF header
+pages: core_synthesis.py), and gdb-multiarch's unwind of that core is the
+oracle. qemu's own core (no mapped files, no headers) must still walk
+without crashing."""
 import json
 import os
 import random
@@ -23,6 +30,7 @@ import shutil
 import subprocess
 import tempfile
 
+import core_synthesis
 from common import Report, arguments
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -106,7 +114,7 @@ class Aliases:
             if not target:
                 continue
             by_address = {}
-            for line in sh("nm", "--defined-only", target).stdout.splitlines():
+            for line in sh("llvm-nm-19", "--defined-only", target).stdout.splitlines():
                 parts = line.split()
                 if len(parts) == 3 and parts[1] in "TtWi":
                     by_address.setdefault(parts[0], set()).add(parts[2])
@@ -144,7 +152,7 @@ def compare(label, ours, oracle, aliases, report):
         for i, (g, w) in enumerate(zip(got, want)):
             if int(g["address"], 16) != w["pc"]:
                 problems.append(f"#{i} at {g['address']}, gdb {w['pc']:#x}")
-            elif not aliases.same(g["function"] or "", w["name"] or ""):
+            elif w["name"] and not aliases.same(g["function"] or "", w["name"]):
                 problems.append(f"#{i} {g['function']}, gdb {w['name']}")
             elif w["file"] and (os.path.basename(g["file"] or "") != os.path.basename(w["file"]) or
                                 g["line"] != w["line"]):
@@ -240,9 +248,96 @@ def damaged_cores(args, store, core, tmp, report):
     return len(cases), errors
 
 
+ARM64_LIBS = ("/usr/aarch64-linux-gnu/lib/libc.so.6", "/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1")
+ARM64_COMPILERS = (("gcc", ["aarch64-linux-gnu-gcc"]), ("clang-19", ["clang-19", "--target=aarch64-linux-gnu"]))
+
+
+def arm64_crash(directory, mode):
+    """qemu-user's guest core of the crash and the process's memory map."""
+    maps = os.path.join(directory, f"maps.{mode}")
+    before = set(os.listdir(directory))
+
+    def allow_core():
+        resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+    sh("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu", os.path.join(directory, "walker"), mode, cwd=directory,
+       env=dict(os.environ, WALK_MAPS=maps), preexec_fn=allow_core)
+    made = set(os.listdir(directory)) - before
+    guest = [n for n in made if n.startswith("qemu_") and n.endswith(".core")]
+    for name in made - set(guest) - {os.path.basename(maps)}:
+        os.unlink(os.path.join(directory, name))  # the host's core of qemu itself
+    if len(guest) != 1 or not os.path.exists(maps):
+        raise SystemExit(f"qemu-aarch64 wrote no guest core for {mode} in {directory}")
+    qemu_core = os.path.join(directory, f"qemu.{mode}.core")
+    os.rename(os.path.join(directory, guest[0]), qemu_core)
+    return qemu_core, maps
+
+
+def arm64(args, report, tmp):
+    aliases = Aliases()
+    for lib in ARM64_LIBS:
+        aliases.load(lib)
+    total_frames = cores = 0
+    for cc, compiler in ARM64_COMPILERS:
+        for frame_pointer in ("-fno-omit-frame-pointer", "-fomit-frame-pointer"):
+            directory = os.path.join(tmp, f"arm64-{cc}{frame_pointer}")
+            os.makedirs(directory)
+            flags = ["-O2", "-g", frame_pointer]
+            sh(*compiler, *flags, "-shared", "-fPIC", "-Wl,-soname,libwalk.so", "-o",
+               os.path.join(directory, "libwalk.so"), os.path.join(SOURCES, "walk_lib.c"), check=True)
+            sh(*compiler, *flags, "-pthread", "-o", os.path.join(directory, "walker"),
+               os.path.join(SOURCES, "walk_main.c"), f"-L{directory}", "-lwalk", "-Wl,-rpath,$ORIGIN", check=True)
+            for lib in ARM64_LIBS:
+                os.symlink(lib, os.path.join(directory, os.path.basename(lib)))
+            store = os.path.join(directory, "store")
+            p = sh(args.symstore, "add", store, directory, "-d", "-q")
+            if p.returncode != 0:
+                report.fail(f"arm64 {cc}: symstore add: {p.stderr.strip()}")
+                continue
+            # gdb reads the files the core names, and the libraries the
+            # dynamic linker's list names, below one sysroot.
+            root = os.path.join(directory, "sysroot")
+            os.makedirs(os.path.join(root, os.path.dirname(directory).lstrip("/")))
+            os.makedirs(os.path.join(root, "usr"))
+            os.symlink(directory, os.path.join(root, directory.lstrip("/")))
+            os.symlink("/usr/aarch64-linux-gnu", os.path.join(root, "usr", "aarch64-linux-gnu"))
+            os.symlink("/usr/aarch64-linux-gnu/lib", os.path.join(root, "lib"))
+            for mode in MODES:
+                label = f"arm64 {cc} {frame_pointer} {mode}"
+                qemu_core, maps = arm64_crash(directory, mode)
+                core = os.path.join(directory, f"core.{mode}")
+                with open(qemu_core, "rb") as fh, open(maps) as mh, open(core, "wb") as out:
+                    out.write(core_synthesis.kernel_style(fh.read(), mh.read()))
+                out_json = os.path.join(directory, f"gdb.{mode}.json")
+                p = sh("gdb-multiarch", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-iex",
+                       f"set sysroot {root}", "-x", os.path.join(HERE, "gdb_frames.py"),
+                       os.path.join(directory, "walker"), core, env=dict(os.environ, GDB_FRAMES_OUT=out_json))
+                if not os.path.exists(out_json):
+                    report.fail(f"{label}: gdb-multiarch wrote no frames: {p.stderr[-300:]}")
+                    continue
+                with open(out_json) as fh:
+                    oracle = json.load(fh)
+                frames, _ = compare(label, stackwalk(args, store, core), oracle, aliases, report)
+                total_frames += frames
+                cores += 1
+                bare = stackwalk(args, store, qemu_core, check=False)
+                if bare is None or not bare["threads"]:
+                    report.fail(f"{label}: qemu's own core (no NT_FILE) does not walk")
+    report.note(f"arm64: {cores} cores, {total_frames} frames equal gdb-multiarch's")
+
+
 def main():
     args = arguments(lambda p: (p.add_argument("--symtool", required=True),
-                                p.add_argument("--symstore", required=True)))
+                                p.add_argument("--symstore", required=True),
+                                p.add_argument("--arch", default="x86_64", choices=("x86_64", "arm64"))))
+    if args.arch == "arm64":
+        report = Report("symtool stackwalk arm64")
+        tmp = tempfile.mkdtemp()
+        try:
+            arm64(args, report, tmp)
+        finally:
+            shutil.rmtree(tmp)
+        report.finish()
     report = Report("symtool stackwalk")
     tmp = tempfile.mkdtemp()
     aliases = Aliases()
