@@ -4,6 +4,7 @@
 #include "object/mini_debug_info.h"
 #include "object/vdso.h"
 
+#include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Support/FileSystem.h>
 
 namespace dumpsyms {
@@ -21,6 +22,11 @@ llvm::Expected<InputFiles> openInputFiles(const Options& options, const DebugFil
   auto binary = options.vdso ? readRunningVdso() : ElfImage::open(options.binary);
   if (!binary)
     return binary.takeError();
+  // A core dump is memory and registers, not a module with symbols.
+  if ((*binary)->fileType() == llvm::ELF::ET_CORE)
+    return fileError(options.binary, "is a core file, not a module: walk its stacks with "
+                                     "`symtool stackwalk --store STORE " +
+                                         options.binary + "`");
   files.binary = std::move(*binary);
   diagnostics.warnAll(files.binary->openWarnings());
   if (options.header_only || options.vdso)

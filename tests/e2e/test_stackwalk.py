@@ -377,6 +377,9 @@ def main():
         report.note(f"{cores} cores, {total_frames} frames equal gdb's ({total_tail_calls} gdb tail-call "
                     f"frames not counted)")
         if sample:
+            p = sh(args.dump_syms, sample[1])
+            if p.returncode != 1 or "core file" not in p.stderr:
+                report.fail(f"dump_syms on a core file: exit {p.returncode}: {p.stderr.strip()[:200]}")
             cases, errors = damaged_cores(args, sample[0], sample[1], tmp, report)
             report.note(f"{cases} damaged cores: {errors} refused with one error line, the rest walked; "
                         f"no crash or hang")
