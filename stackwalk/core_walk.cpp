@@ -11,7 +11,7 @@ bool fatal(int signal) {
          signal == SIGABRT || signal == SIGTRAP || signal == SIGSYS;
 }
 
-std::vector<ResolvedStackFrame> resolve(const WalkedFrame& frame, bool is_context) {
+std::vector<ResolvedStackFrame> resolve(const WalkedFrame& frame) {
   ResolvedStackFrame base;
   base.address = frame.pc;
   base.trust = frame.trust;
@@ -22,11 +22,11 @@ std::vector<ResolvedStackFrame> resolve(const WalkedFrame& frame, bool is_contex
   if (!frame.symbols)
     return {base};
   // A return address follows its call: look the call up, as debuggers do.
-  AddressInfo info = frame.symbols->lookup.lookup(*base.offset - (is_context ? 0 : 1));
+  AddressInfo info = frame.symbols->lookup.lookup(*base.offset - (frame.exact ? 0 : 1));
   if (info.frames.empty()) {
     if (info.public_name) {
       base.function = *info.public_name;
-      base.function_offset = info.public_offset + (is_context ? 0 : 1);
+      base.function_offset = info.public_offset + (frame.exact ? 0 : 1);
       base.from_public = true;
     }
     return {base};
@@ -79,7 +79,7 @@ llvm::Expected<WalkedCore> walkCore(const std::string& core_path, const std::str
     walked.crashed = index == crashed;
     ThreadWalk walk = walker.walk(thread);
     for (size_t i = 0; i < walk.frames.size(); ++i)
-      for (ResolvedStackFrame& frame : resolve(walk.frames[i], i == 0))
+      for (ResolvedStackFrame& frame : resolve(walk.frames[i]))
         walked.frames.push_back(std::move(frame));
     walked.end = walk.end;
     out.threads.push_back(std::move(walked));

@@ -1,6 +1,7 @@
 #include "stackwalk/stack_walker.h"
 
 #include "cfi/register_names.h"
+#include "lookup/crash_symbolizer.h"
 
 #include <llvm/BinaryFormat/ELF.h>
 
@@ -74,13 +75,21 @@ bool StackWalker::seemsCode(uint64_t address) {
   return !probe.symbols || probe.symbols->hasCodeAt(address - probe.module->base);
 }
 
-StackWalker::CfiResult StackWalker::byCfi(const WalkedFrame& callee, bool is_context,
-                                          WalkedFrame& caller) {
+bool StackWalker::isTrampoline(const WalkedFrame& frame) const {
+  if (!frame.symbols)
+    return false;
+  AddressInfo info = frame.symbols->lookup.lookup(frame.pc - frame.module->base);
+  std::string name =
+      info.frames.empty() ? info.public_name.value_or("") : info.frames.back().function;
+  return isSignalTrampoline(name);
+}
+
+StackWalker::CfiResult StackWalker::byCfi(const WalkedFrame& callee, WalkedFrame& caller) {
   if (!callee.symbols)
     return CfiResult::None;
-  // A caller frame's pc is a return address: the call is the byte before,
-  // and may be the last instruction of its function.
-  uint64_t offset = callee.pc - callee.module->base - (is_context ? 0 : 1);
+  // A return address follows its call: the call is the byte before, and
+  // may be the last instruction of its function.
+  uint64_t offset = callee.pc - callee.module->base - (callee.exact ? 0 : 1);
   const CfiFrame* frame = callee.symbols->cfiAt(offset);
   if (!frame)
     return CfiResult::None;
@@ -161,6 +170,7 @@ ThreadWalk StackWalker::walk(const CoreThread& thread) {
   first.registers = thread.registers;
   first.pc = thread.registers.count(pc_) ? thread.registers.at(pc_) : 0;
   first.trust = FrameTrust::Context;
+  first.exact = true;
   place(first);
   walk.frames.push_back(std::move(first));
 
@@ -172,7 +182,7 @@ ThreadWalk StackWalker::walk(const CoreThread& thread) {
     const WalkedFrame& callee = walk.frames.back();
     bool is_context = walk.frames.size() == 1;
     WalkedFrame caller;
-    CfiResult cfi = byCfi(callee, is_context, caller);
+    CfiResult cfi = byCfi(callee, caller);
     if (cfi == CfiResult::Outermost) {
       walk.end = "the outermost frame (its CFI has no return address)";
       break;
@@ -186,14 +196,19 @@ ThreadWalk StackWalker::walk(const CoreThread& thread) {
       walk.end = "the return address is 0 (end of the stack)";
       break;
     }
-    // Stacks grow down: a caller's frame is above its callee's.
+    // Stacks grow down: a caller's frame is above its callee's (but a
+    // signal handler may run on its own stack, sigaltstack).
     uint64_t callee_sp = callee.registers.count(sp_) ? callee.registers.at(sp_) : 0;
     uint64_t caller_sp = caller.registers.count(sp_) ? caller.registers.at(sp_) : 0;
-    if (caller_sp <= callee_sp && !(is_context && caller_sp == callee_sp)) {
+    if (caller_sp <= callee_sp && !(is_context && caller_sp == callee_sp) &&
+        !isTrampoline(callee)) {
       walk.end = "the stack pointer did not grow";
       break;
     }
     place(caller);
+    // The frame a signal interrupted resumes at its pc; a trampoline's
+    // pc is its first byte, where the handler returns.
+    caller.exact = isTrampoline(walk.frames.back()) || isTrampoline(caller);
     walk.frames.push_back(std::move(caller));
   }
   return walk;

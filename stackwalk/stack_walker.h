@@ -19,6 +19,10 @@ const char* trustName(FrameTrust trust); // "context", "cfi", "frame_pointer", "
 
 struct WalkedFrame {
   uint64_t pc = 0; // the instruction (frame 0) or the return address
+  // Whether pc is the instruction itself rather than a return address that
+  // follows a call: the crashing frame, a signal trampoline (a handler
+  // returns to its first byte) and the frame a signal interrupted.
+  bool exact = false;
   FrameTrust trust = FrameTrust::Context;
   RegisterValues registers;
   const CoreModule* module = nullptr;     // nullptr: no module maps pc
@@ -41,10 +45,11 @@ public:
 
 private:
   enum class CfiResult { Found, Outermost, None };
-  CfiResult byCfi(const WalkedFrame& callee, bool is_context, WalkedFrame& caller);
+  CfiResult byCfi(const WalkedFrame& callee, WalkedFrame& caller);
   bool byFramePointer(const WalkedFrame& callee, WalkedFrame& caller);
   bool byScan(const WalkedFrame& callee, bool is_context, WalkedFrame& caller);
   void place(WalkedFrame& frame);
+  bool isTrampoline(const WalkedFrame& frame) const;
   bool seemsCode(uint64_t address);
 
   const CoreFile& core_;
