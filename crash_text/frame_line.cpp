@@ -18,7 +18,7 @@ const std::regex& glibcFrame() {
 }
 const std::regex& solarisFrame() {
   static const std::regex re(
-      R"(^\s*([^'\s]+)'([^'+\s\[]+)\+(0x[0-9a-fA-F]+)\s*(?:\[0x[0-9a-fA-F]+\])?\s*$)");
+      R"(^\s*([^'\s]+)'([^'+\s\[]+)\+(0x[0-9a-fA-F]+)\s*(?:\[(0x[0-9a-fA-F]+)\])?\s*$)");
   return re;
 }
 const std::regex& solarisStackFrame() {
@@ -49,9 +49,18 @@ std::optional<FrameLine> parseFrameLine(llvm::StringRef text) {
     } else if (m[3].matched) {
       frame.offset = hexValue(m[3]);
     }
+    frame.address = hexValue(m[4]);
     return frame;
   }
-  if (std::regex_match(line, m, solarisFrame()) || std::regex_match(line, m, solarisStackFrame())) {
+  if (std::regex_match(line, m, solarisFrame())) {
+    frame.module = m[1];
+    frame.symbol = m[2];
+    frame.symbol_offset = hexValue(m[3]);
+    if (m[4].matched)
+      frame.address = hexValue(m[4]);
+    return frame;
+  }
+  if (std::regex_match(line, m, solarisStackFrame())) {
     frame.module = m[1];
     frame.symbol = m[2];
     frame.symbol_offset = hexValue(m[3]);
@@ -62,6 +71,8 @@ std::optional<FrameLine> parseFrameLine(llvm::StringRef text) {
     frame.offset = hexValue(m[4]);
     if (m[2].matched)
       frame.dynamic = hexValue(m[2]);
+    if (m[1].matched)
+      frame.address = hexValue(m[1]);
     return frame;
   }
   return std::nullopt;

@@ -19,6 +19,7 @@ struct FrameLine {
   std::string symbol;              // or a symbol (mangled or not) ...
   uint64_t symbol_offset = 0;      // ... and the offset from it
   std::optional<uint64_t> dynamic; // the PT_DYNAMIC offset the crashing process saw
+  std::optional<uint64_t> address; // the absolute pc the crashing process logged
 };
 
 std::optional<FrameLine> parseFrameLine(llvm::StringRef line);

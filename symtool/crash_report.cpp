@@ -31,6 +31,10 @@ bool symbolizeReport(llvm::StringRef line, StoreFrameResolver& resolver, bool js
   CrashSymbolizer symbolizer(resolver);
   llvm::SmallVector<llvm::StringRef, 32> lines;
   backtrace->split(lines, '\n', -1, false);
+  std::vector<std::string> texts;
+  for (llvm::StringRef frame_line : lines)
+    texts.push_back(frame_line.rtrim("\r").str());
+  symbolizer.learnLoadAddresses(texts);
   for (llvm::StringRef frame_line : lines) {
     frame_line = frame_line.rtrim("\r");
     frames.push_back({frame_line.str(), symbolizer.line(frame_line)});

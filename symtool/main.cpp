@@ -2,6 +2,7 @@
 // `symbolize` resolves crash text; `validate` checks files against the
 // format's grammar and the rules the processor depends on; `stats` counts;
 // `diff` compares two builds; `stackwalk` unwinds a core file's threads.
+#include "crash_text/frame_line.h"
 #include "dump_syms/shared_options.h"
 #include "lookup/crash_symbolizer.h"
 #include "lookup/symbol_source.h"
@@ -169,14 +170,29 @@ int main(int argc, char** argv) {
     std::istream& in = crash_file.empty() ? std::cin : file;
     StoreFrameResolver resolver(store, ids);
     CrashSymbolizer symbolizer(resolver);
+    // Frames are resolved a backtrace (a run of frame lines) at a time, so
+    // that each frame can use the load addresses the others reveal.
+    std::vector<std::string> backtrace;
+    auto flush = [&] {
+      symbolizer.learnLoadAddresses(backtrace);
+      for (const std::string& frame : backtrace)
+        printSymbolized(frame, symbolizer.line(frame), json);
+      backtrace.clear();
+    };
     std::string line;
     while (std::getline(in, line)) {
       if (!line.empty() && line.back() == '\r')
         line.pop_back();
+      if (parseFrameLine(line)) {
+        backtrace.push_back(line);
+        continue;
+      }
+      flush();
       if (!symbolizeReport(line, resolver, json,
                            trim ? std::optional<unsigned>(keep) : std::nullopt))
         printSymbolized(line, symbolizer.line(line), json);
     }
+    flush();
     return 0;
   }
 
