@@ -3,6 +3,8 @@
 #   ./dev.sh dump [BINARY [DEBUG_DIR...]] [dump_syms options]
 #   ./dev.sh test
 #   ./dev.sh build
+#   ./dev.sh fuzz TARGET [SECONDS]   (TARGET: postfix sym_parser crash_text
+#                                     core_file dump_elf dwarf_sections)
 # Each command first installs whatever Debian packages are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -82,6 +84,40 @@ build() {
   cmake --build "$BUILD" -j "$(nproc)" >&2
 }
 
+# libFuzzer builds: clang-19 with ASan and UBSan, in a tree of their own.
+FUZZ_PACKAGES=(clang-19 libclang-rt-19-dev libfuzzer-19-dev)
+
+fuzz() {
+  local target=${1:-} seconds=${2:-60}
+  local -A names=([postfix]=postfix [sym_parser]=symParser [crash_text]=crashText
+                  [core_file]=coreFile [dump_elf]=dumpElf [dwarf_sections]=dwarfSections)
+  if [ -z "$target" ] || [ -z "${names[$target]:-}" ]; then
+    echo "usage: ./dev.sh fuzz TARGET [SECONDS]; TARGET one of: ${!names[*]}" >&2
+    exit 2
+  fi
+  PACKAGES+=("${FUZZ_PACKAGES[@]}")
+  install_missing
+  local tree=${FUZZ_BUILD_DIR:-build-fuzz}
+  cmake -S . -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFUZZING=ON \
+    -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >&2
+  cmake --build "$tree" --target "fuzz_${names[$target]}" -j "$(nproc)" >&2
+  # The corpus grows in the build tree, from the committed seeds and every
+  # kept regression; new crashes land in tests/fuzz/regressions/TARGET.
+  local corpus="$tree/corpus/$target" crashes="tests/fuzz/regressions/$target"
+  mkdir -p "$corpus" "$crashes"
+  cp -n tests/fuzz/seeds/"$target"/* "$corpus"/ 2>/dev/null || true
+  local dict=()
+  case "$target" in
+    dump_elf | dwarf_sections) dict=("-dict=tests/fuzz/dwarf_sections.dict") ;;
+  esac
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    "$tree/tests/fuzz/fuzz_${names[$target]}" "$corpus" "$crashes" "${dict[@]}" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    -artifact_prefix="$crashes/" -print_final_stats=1
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -96,13 +132,16 @@ case "$cmd" in
     fi
     exec "$BUILD/dump_syms/dump_syms" "$@"
     ;;
+  fuzz)
+    fuzz "$@"
+    ;;
   test)
     build
     install_npm_tools
     cd "$BUILD" && ctest --output-on-failure -j "$(nproc)"
     ;;
   *)
-    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | build" >&2
+    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | build | fuzz TARGET [SECONDS]" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,60 @@
+// A whole dump (ELF, DWARF, CFI, inlined calls, symbols) of the input as a
+// file, with -d, then written out. The file lives in memory (/dev/shm when
+// there is one), rewritten for each input.
+#include "dump_syms/dump_module.h"
+#include "tests/fuzz/fuzz_targets.h"
+
+#include <fstream>
+#include <llvm/Support/FileSystem.h>
+#include <sstream>
+#include <unistd.h>
+
+namespace dumpsyms::fuzz {
+
+namespace {
+
+// The file each input is written to, removed when the process ends.
+struct ScratchFile {
+  ScratchFile() {
+    std::string dir = llvm::sys::fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
+    path = dir + "/fuzz-dump-" + std::to_string(::getpid()) + ".elf";
+  }
+  ~ScratchFile() { llvm::sys::fs::remove(path); }
+  std::string path;
+};
+
+const std::string& scratchPath() {
+  static const ScratchFile file;
+  return file.path;
+}
+
+} // namespace
+
+int dumpBytes(const uint8_t* data, size_t size) {
+  {
+    std::ofstream out(scratchPath(), std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  Options options;
+  options.binary = scratchPath();
+  options.inlines = true;
+  options.jobs = 1;
+  options.no_debuginfod = true;
+  options.quiet = true;
+  Diagnostics diagnostics;
+  Progress progress(false);
+  auto module = dumpModule(options, diagnostics, progress);
+  if (!module) {
+    llvm::consumeError(module.takeError());
+    return 0;
+  }
+  std::ostringstream text;
+  writeSymbolFile(*module, writeOptions(options), text);
+  return 0;
+}
+
+int dumpElf(const uint8_t* data, size_t size) {
+  return dumpBytes(data, size);
+}
+
+} // namespace dumpsyms::fuzz

@@ -1,0 +1,26 @@
+// The fuzz targets: one function per input surface, each taking one input
+// as libFuzzer gives it. A libFuzzer build wraps one of them as
+// LLVMFuzzerTestOneInput (libfuzzer_entry.cpp); the normal build links them
+// all into `fuzz_replay`, which ctest runs over every kept regression input
+// and seed, so that a crash once found stays fixed without clang or libFuzzer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace dumpsyms::fuzz {
+
+using Target = int (*)(const uint8_t* data, size_t size);
+
+int postfix(const uint8_t* data, size_t size);       // DWARF expressions and postfix programs
+int symParser(const uint8_t* data, size_t size);     // the .sym parser, lookups, re-writing
+int crashText(const uint8_t* data, size_t size);     // backtrace lines and JSON crash reports
+int coreFile(const uint8_t* data, size_t size);      // ELF core files and the stack walk
+int dumpElf(const uint8_t* data, size_t size);       // a whole dump of an ELF file
+int dwarfSections(const uint8_t* data, size_t size); // fuzzed DWARF inside a valid ELF
+
+// By name ("postfix", "sym_parser", ...); nullptr when there is none.
+Target targetNamed(const std::string& name);
+
+} // namespace dumpsyms::fuzz
