@@ -1,5 +1,6 @@
 #include "cfi/dwarf_cfi_reader.h"
 
+#include "cfi/frame_section_guard.h"
 #include "cfi/postfix_translation.h"
 #include "cfi/rule_rows.h"
 
@@ -258,7 +259,11 @@ std::vector<CfiFrame> readDwarfCfi(const CfiSectionInput& input, const RegisterN
   std::optional<std::string> readable;
   if (input.is_eh_frame)
     readable = withReadablePersonalities(input.bytes, input.little_endian, input.is_64_bit ? 8 : 4);
-  DWARFDataExtractor data(readable ? StringRef(*readable) : input.bytes, input.little_endian,
+  StringRef bytes = readable ? StringRef(*readable) : input.bytes;
+  FramePrefix prefix = wellLinkedFramePrefix(bytes, input.is_eh_frame, input.little_endian);
+  if (!prefix.problem.empty())
+    diagnostics.warn(input.origin + ": " + prefix.problem);
+  DWARFDataExtractor data(bytes.take_front(prefix.size), input.little_endian,
                           input.is_64_bit ? 8 : 4);
   if (Error error = parser.parse(data))
     diagnostics.warn(input.origin + ": " + toString(std::move(error)) +

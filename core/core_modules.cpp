@@ -29,7 +29,8 @@ std::vector<uint8_t> buildIdAt(const CoreFile& core, uint64_t base) {
   Ehdr header;
   std::memcpy(&header, header_bytes->data(), sizeof header);
   if (header.e_ident[llvm::ELF::EI_CLASS] != llvm::ELF::ELFCLASS64 ||
-      header.e_phentsize != sizeof(Phdr) || header.e_phnum > kMaxProgramHeaders)
+      header.e_phentsize != sizeof(Phdr) || header.e_phnum == 0 ||
+      header.e_phnum > kMaxProgramHeaders)
     return {};
   auto table = core.read(base + header.e_phoff, uint64_t(header.e_phnum) * sizeof(Phdr));
   if (!table)
