@@ -16,13 +16,15 @@ FramePrefix wellLinkedFramePrefix(llvm::StringRef bytes, bool is_eh_frame, bool 
   auto hex = [](uint64_t value) { return llvm::utohexstr(value); };
   std::set<uint64_t> cies;
   uint64_t offset = 0;
-  while (offset + 4 <= bytes.size()) {
+  while (offset < bytes.size()) {
+    if (bytes.size() - offset < 4)
+      return {offset, "the section ends inside the entry at offset 0x" + hex(offset)};
     uint64_t length = word(offset, 4);
     unsigned id_size = 4;
     uint64_t id_at = offset + 4;
     if (length == 0xffffffff) { // 64-bit DWARF
       if (offset + 12 > bytes.size())
-        break;
+        return {offset, "the section ends inside the entry at offset 0x" + hex(offset)};
       length = word(offset + 4, 8);
       id_size = 8;
       id_at = offset + 12;
@@ -33,8 +35,12 @@ FramePrefix wellLinkedFramePrefix(llvm::StringRef bytes, bool is_eh_frame, bool 
       offset = id_at;
       continue;
     }
+    // LLVM 19 reads an entry that runs past the section's end with
+    // out-of-bounds reads of its own: such an entry ends the section too.
     if (length > bytes.size() - id_at || length < id_size)
-      break; // LLVM reports a truncated entry itself
+      return {offset, "the entry at offset 0x" + hex(offset) + " claims 0x" + hex(length) +
+                          " bytes, past the end of the section; the entries from it on are not "
+                          "read"};
     uint64_t id = word(id_at, id_size);
     uint64_t cie_id = is_eh_frame ? 0 : (id_size == 4 ? 0xffffffff : UINT64_MAX);
     if (id == cie_id) {

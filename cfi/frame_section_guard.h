@@ -2,9 +2,10 @@
 // DWARFDebugFrame::parse files CIEs in a DenseMap keyed by offset and finds
 // an FDE's CIE with operator[]: a CIE pointer that makes the key all ones
 // (or all ones but one) hits DenseMap's reserved empty (tombstone) key and
-// corrupts the map, which crashes it (llvm-dwarfdump --eh-frame too). An FDE
-// whose CIE pointer names no CIE before it is where the section stops
-// making sense, so only the entries before it are handed to LLVM.
+// corrupts the map, which crashes it (llvm-dwarfdump --eh-frame too); an
+// entry whose length runs past the section's end crashes it as well. Such an
+// entry (or an FDE whose CIE pointer names no CIE before it) is where the
+// section stops making sense, so only the entries before it go to LLVM.
 #pragma once
 
 #include <cstdint>
