@@ -35,6 +35,14 @@ std::string fileStart(const std::string& path) {
   return std::string(bytes, size_t(in.gcount()));
 }
 
+// A path read from a (possibly corrupt) file, fit for a one-line message.
+std::string printable(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = '?';
+  return text;
+}
+
 std::optional<std::string> windowsCpu(uint16_t machine) {
   switch (machine) {
   case COFF::IMAGE_FILE_MACHINE_I386:
@@ -86,7 +94,9 @@ struct WindowsInputs {
 Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& diagnostics,
                                           DumpFacts* facts) {
   WindowsInputs inputs;
-  if (looksLikePdb(fileStart(options.binary))) {
+  std::string start = fileStart(options.binary);
+  if (looksLikePdb(start) ||
+      (!looksLikePe(start) && sys::path::extension(options.binary).lower() == ".pdb")) {
     auto pdb = PdbFile::open(options.binary);
     if (!pdb)
       return pdb.takeError();
@@ -133,21 +143,28 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
     return createStringError(inconvertibleErrorCode(), "%s", mismatch->c_str());
   std::string looked;
   for (const std::string& candidate : candidates)
-    looked += (looked.empty() ? "" : ", ") + candidate;
+    looked += (looked.empty() ? "" : ", ") + printable(candidate);
   return fileError(options.binary,
                    fmt::format("its PDB {} was not found (looked at: {})",
-                               record ? pdbFileName(record->pdb_path) : "", looked));
+                               record ? printable(pdbFileName(record->pdb_path)) : "", looked));
 }
 
 } // namespace
 
 bool isWindowsInput(const std::string& path) {
   std::string start = fileStart(path);
-  return looksLikePdb(start) || looksLikePe(start);
+  if (looksLikePdb(start) || looksLikePe(start))
+    return true;
+  // A damaged .pdb/.exe/.dll is reported as what its name says it is.
+  std::string extension = sys::path::extension(path).lower();
+  return !StringRef(start).starts_with("\x7f"
+                                       "ELF") &&
+         !start.empty() && (extension == ".pdb" || extension == ".exe" || extension == ".dll");
 }
 
-Expected<Module> dumpWindowsModule(const Options& options, Diagnostics& diagnostics,
-                                   DumpFacts* facts) {
+namespace {
+
+Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, DumpFacts* facts) {
   auto inputs = openWindowsInputs(options, diagnostics, facts);
   if (!inputs)
     return inputs.takeError();
@@ -236,6 +253,19 @@ Expected<Module> dumpWindowsModule(const Options& options, Diagnostics& diagnost
     return fileError(options.binary, "no STACK CFI or STACK WIN records (--check-cfi): the PDB "
                                      "has no FrameData and no x64 PE with .pdata is at hand");
   return module;
+}
+
+} // namespace
+
+Expected<Module> dumpWindowsModule(const Options& options, Diagnostics& diagnostics,
+                                   DumpFacts* facts) {
+  auto module = dumpWindows(options, diagnostics, facts);
+  if (module)
+    return module;
+  // LLVM's messages can span lines or quote bytes of the file: one line,
+  // printable, is what the command line promises.
+  return createStringError(inconvertibleErrorCode(), "%s",
+                           printable(toString(module.takeError())).c_str());
 }
 
 } // namespace dumpsyms

@@ -1,6 +1,7 @@
 #include "pe/pe_image.h"
 
 #include "object/elf_image.h"
+#include "pe/pe_header_check.h"
 
 #include <llvm/BinaryFormat/COFF.h>
 #include <llvm/Object/CVDebugRecord.h>
@@ -20,6 +21,11 @@ Expected<std::unique_ptr<PeImage>> PeImage::open(const std::string& path) {
   std::unique_ptr<PeImage> image(new PeImage);
   image->path_ = path;
   image->buffer_ = std::move(*buffer);
+  if (!looksLikePe(image->buffer_->getBuffer()))
+    return fileError(path, "not a PE file (no MZ header)");
+  std::string problem = peHeaderProblem(image->buffer_->getBuffer());
+  if (!problem.empty())
+    return fileError(path, "corrupt PE file: " + problem);
   auto coff = object::COFFObjectFile::create(image->buffer_->getMemBufferRef());
   if (!coff)
     return fileError(path, "not a readable PE file: " + toString(coff.takeError()));

@@ -36,6 +36,10 @@ def variants():
         out.append({"name": f"both.{cpu}.O2", "cpu": cpu, "sources": ["app.c", "shapes.cpp"],
                     "flags": ["-O2", "-fno-exceptions", "-fno-rtti", "-DSHAPES_ENTRY=shapes_entry"],
                     "link": ["/dll", "/noentry", "/export:entry", "/export:shapes_entry"], "ext": "dll"})
+    # The PDB path recorded as on a Windows build machine: found beside the
+    # PE or in a DEBUG_DIR, never at the recorded path.
+    out.append({"name": "alt.x86_64.O2", "cpu": "x86_64", "sources": ["app.c"], "flags": ["-O2"],
+                "link": ["/pdbaltpath:C:\\build\\alt.x86_64.O2.pdb"], "ext": "exe"})
     return out
 
 
