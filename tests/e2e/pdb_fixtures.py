@@ -32,8 +32,10 @@ def variants():
                 out.append({"name": f"shapes.{cpu}.{opt}.{fp}", "cpu": cpu, "sources": ["shapes.cpp"],
                             "flags": [f"-{opt}", fp_flag, "-fno-exceptions", "-fno-rtti"], "link": [],
                             "ext": "exe"})
-        # A DLL, both sources in one image: two modules in the PDB.
+        # A DLL, both sources in one image: two modules in the PDB, and a
+        # third without debug info (only publics name its functions).
         out.append({"name": f"both.{cpu}.O2", "cpu": cpu, "sources": ["app.c", "shapes.cpp"],
+                    "nodebug_sources": ["nodebug.c"],
                     "flags": ["-O2", "-fno-exceptions", "-fno-rtti", "-DSHAPES_ENTRY=shapes_entry"],
                     "link": ["/dll", "/noentry", "/export:entry", "/export:shapes_entry"], "ext": "dll"})
     # The PDB path recorded as on a Windows build machine: found beside the
@@ -47,9 +49,11 @@ def build(variant, outdir):
     work = os.path.join(outdir, variant["name"] + ".objs")
     os.makedirs(work, exist_ok=True)
     objects = []
-    for source in variant["sources"]:
+    sources = [(s, ["-g", "-gcodeview"]) for s in variant["sources"]] + \
+              [(s, []) for s in variant.get("nodebug_sources", [])]
+    for source, debug in sources:
         obj = os.path.join(work, os.path.splitext(source)[0] + ".obj")
-        cmd = [CLANG, f"--target={TARGET[variant['cpu']]}", "-g", "-gcodeview", "-funwind-tables",
+        cmd = [CLANG, f"--target={TARGET[variant['cpu']]}", *debug, "-funwind-tables",
                *variant["flags"], "-c", os.path.join(SRC, source), "-o", obj]
         subprocess.run(cmd, check=True, capture_output=True, text=True)
         objects.append(obj)
