@@ -26,18 +26,23 @@ StackWinRecord stackWinFromFrameData(const codeview::FrameData& entry, const std
 }
 
 StackWinRecord stackWinFromFpo(const object::FpoData& entry) {
+  // FPO_DATA's bit fields as winnt.h declares them: cbProlog:8, cbRegs:3,
+  // fHasSEH:1, fUseBP:1, reserved:1, cbFrame:2. (LLVM 19's FpoData
+  // accessors read cbProlog as 4 bits and fUseBP from bit 10, which
+  // overlaps cbRegs, so they are not used.)
+  uint16_t attributes = entry.Attributes;
   StackWinRecord record;
   record.type = 0; // FPO
   record.address = entry.Offset;
   record.code_size = entry.Size;
-  record.prologue_size = uint64_t(entry.getPrologSize());
+  record.prologue_size = attributes & 0xff;
   record.epilogue_size = 0;
   // FPO_DATA counts parameters and locals in 4-byte words, and registers.
   record.parameter_size = uint64_t(entry.NumParams) * 4;
-  record.saved_registers_size = uint64_t(entry.getNumSavedRegs()) * 4;
+  record.saved_registers_size = uint64_t((attributes >> 8) & 0x7) * 4;
   record.locals_size = uint64_t(entry.NumLocals) * 4;
   record.max_stack_size = 0;
-  record.allocates_base_pointer = entry.useBP();
+  record.allocates_base_pointer = (attributes >> 12) & 1;
   return record;
 }
 
