@@ -151,6 +151,42 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
 
 } // namespace
 
+Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe) {
+  Module header;
+  header.os = "windows";
+  std::optional<std::string> cpu = windowsCpu(pdb.identity().machine);
+  if (!cpu && pe)
+    cpu = windowsCpu(pe->machine());
+  if (!cpu)
+    return fileError(pdb.path(), fmt::format("unsupported machine type {:#x}: Breakpad has no CPU "
+                                             "name for it",
+                                             pdb.identity().machine));
+  header.cpu = *cpu;
+  header.debug_id = windowsDebugId(pdb.identity().guid, pdb.identity().age);
+  header.name = sys::path::filename(pdb.path()).str();
+  if (pe)
+    header.code_id = fmt::format("{:08X}{:X} {}", pe->timeDateStamp(), pe->sizeOfImage(),
+                                 sys::path::filename(pe->path()).str());
+  header.load_address = 0; // CodeView addresses become RVAs
+  return header;
+}
+
+Expected<Module> peIdentity(const PeImage& pe) {
+  if (!pe.codeView())
+    return fileError(pe.path(), "the PE has no CodeView (RSDS) debug directory entry");
+  Module header;
+  header.os = "windows";
+  std::optional<std::string> cpu = windowsCpu(pe.machine());
+  if (!cpu)
+    return fileError(pe.path(), fmt::format("unsupported machine type {:#x}", pe.machine()));
+  header.cpu = *cpu;
+  header.debug_id = codeViewId(*pe.codeView());
+  header.name = printable(pdbFileName(pe.codeView()->pdb_path));
+  header.code_id = fmt::format("{:08X}{:X} {}", pe.timeDateStamp(), pe.sizeOfImage(),
+                               sys::path::filename(pe.path()).str());
+  return header;
+}
+
 bool isWindowsInput(const std::string& path) {
   std::string start = fileStart(path);
   if (looksLikePdb(start) || looksLikePe(start))
@@ -171,24 +207,12 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
   PdbFile& pdb = *inputs->pdb;
   const PeImage* pe = inputs->pe.get();
 
-  Module header;
-  header.os = "windows";
-  std::optional<std::string> cpu = windowsCpu(pdb.identity().machine);
-  if (!cpu && pe)
-    cpu = windowsCpu(pe->machine());
-  if (!cpu)
-    return fileError(pdb.path(), fmt::format("unsupported machine type {:#x}: Breakpad has no CPU "
-                                             "name for it",
-                                             pdb.identity().machine));
-  header.cpu = *cpu;
-  header.debug_id = options.debug_id_override
-                        ? *options.debug_id_override
-                        : windowsDebugId(pdb.identity().guid, pdb.identity().age);
-  header.name = sys::path::filename(pdb.path()).str();
-  if (pe)
-    header.code_id = fmt::format("{:08X}{:X} {}", pe->timeDateStamp(), pe->sizeOfImage(),
-                                 sys::path::filename(pe->path()).str());
-  header.load_address = 0; // CodeView addresses become RVAs
+  auto identity = windowsIdentity(pdb, pe);
+  if (!identity)
+    return identity.takeError();
+  Module header = std::move(*identity);
+  if (options.debug_id_override)
+    header.debug_id = *options.debug_id_override;
   if (options.header_only)
     return header;
   bool x86 = header.cpu == "x86";

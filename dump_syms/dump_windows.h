@@ -10,6 +10,15 @@
 
 namespace dumpsyms {
 
+class PdbFile;
+class PeImage;
+
+// MODULE / INFO of a PDB (and the PE it belongs to, if at hand).
+llvm::Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe);
+// MODULE / INFO as the PE's CodeView record gives them, without its PDB:
+// what a symbol store files the PE's dump under.
+llvm::Expected<Module> peIdentity(const PeImage& pe);
+
 // True when `path` starts like a PDB or a PE file (what this flow reads).
 bool isWindowsInput(const std::string& path);
 

@@ -6,7 +6,12 @@
 - A PDB whose GUID/age differs from the PE's is refused, naming both ids.
 - Truncated and corrupted PDB and PE files, and missing ones: exit status 1,
   one error line naming the file, no output file; never a crash or a hang.
+- `symstore add` on a release tree pairs each PE with the PDB of the
+  release that has its GUID and age, dumps a PDB no PE claims on its own,
+  and files each as `<name>.pdb/<ID>/<name>.sym`, byte-identical to what
+  dump_syms writes for the pair.
 """
+import json
 import os
 import random
 import re
@@ -51,8 +56,45 @@ def expect_error(args, report, label, path, *argv, must_say=()):
     return False
 
 
+def check_symstore(args, report, pdb_dir, work):
+    release, store = os.path.join(work, "release"), os.path.join(work, "store")
+    for sub in ("bin", "symbols", "lone"):
+        os.makedirs(os.path.join(release, sub))
+    pairs = [("app.x86.O2.fp", "exe"), ("shapes.x86_64.O2.nofp", "exe"), ("both.x86_64.O2", "dll")]
+    for base, ext in pairs:
+        shutil.copy(os.path.join(pdb_dir, f"{base}.{ext}"), os.path.join(release, "bin"))
+        shutil.copy(os.path.join(pdb_dir, f"{base}.pdb"), os.path.join(release, "symbols"))
+    shutil.copy(os.path.join(pdb_dir, "shapes.x86.O0.fp.pdb"), os.path.join(release, "lone"))
+    shutil.copy(os.path.join(pdb_dir, "app.x86.O2.fp.exe"), os.path.join(release, "lone", "copy.exe"))
+    manifest = os.path.join(work, "manifest.json")
+    p = subprocess.run([args.symstore, "add", store, release, "-d", "--manifest", manifest],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        report.fail(f"symstore add: exit status {p.returncode}: {p.stderr.strip()}")
+        return
+    with open(manifest) as fh:
+        totals = json.load(fh)["totals"]
+    want = {"written": 4, "duplicate": 1, "debug_files": 3, "failed": 0}
+    for key, value in want.items():
+        if totals.get(key) != value:
+            report.fail(f"symstore add: {key} {totals.get(key)}, want {value}")
+    expected = [(os.path.join(release, "bin", f"{b}.{e}"), os.path.join(release, "symbols", f"{b}.pdb"), b)
+                for b, e in pairs] + [(os.path.join(release, "lone", "shapes.x86.O0.fp.pdb"), None, "shapes.x86.O0.fp")]
+    for binary, pdb, base in expected:
+        extra = ["--debug-file", pdb] if pdb else []
+        rc, text, err = dump(args, binary, "-d", *extra)
+        debug_id = module_line(text).split()[3] if rc == 0 else "?"
+        stored = os.path.join(store, f"{base}.pdb", debug_id, f"{base}.sym")
+        if not os.path.exists(stored):
+            report.fail(f"symstore add: {stored} missing")
+        elif open(stored).read() != text:
+            report.fail(f"symstore add: {stored} differs from dump_syms's file")
+        else:
+            report.note(f"symstore: {os.path.relpath(stored, store)}")
+
+
 def main():
-    args = common.arguments()
+    args = common.arguments(lambda p: p.add_argument("--symstore", required=True))
     report = common.Report("pdb_inputs")
     pdb_dir = os.path.join(args.fixtures, "pdb")
     work = tempfile.mkdtemp()
@@ -139,6 +181,7 @@ def main():
                     else:
                         report.fail(f"{base}.{kind} {label}: exit status {rc}: {err.strip()[:200]!r}")
         report.note(f"{checked} truncated or corrupted files: {clean} gave a file or one error line")
+        check_symstore(args, report, pdb_dir, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report.finish()
