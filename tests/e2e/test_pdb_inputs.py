@@ -9,7 +9,8 @@
 - `symstore add` on a release tree pairs each PE with the PDB of the
   release that has its GUID and age, dumps a PDB no PE claims on its own,
   and files each as `<name>.pdb/<ID>/<name>.sym`, byte-identical to what
-  dump_syms writes for the pair.
+  dump_syms writes for the pair; `sentry-cli debug-files check` finds each
+  usable, with the debug id (GUID-age) and code id of its MODULE and INFO.
 """
 import json
 import os
@@ -87,14 +88,23 @@ def check_symstore(args, report, pdb_dir, work):
         stored = os.path.join(store, f"{base}.pdb", debug_id, f"{base}.sym")
         if not os.path.exists(stored):
             report.fail(f"symstore add: {stored} missing")
-        elif open(stored).read() != text:
+            continue
+        if open(stored).read() != text:
             report.fail(f"symstore add: {stored} differs from dump_syms's file")
-        else:
-            report.note(f"symstore: {os.path.relpath(stored, store)}")
+            continue
+        report.note(f"symstore: {os.path.relpath(stored, store)}")
+        check = subprocess.run([args.sentry_cli, "debug-files", "check", stored], capture_output=True, text=True)
+        guid = debug_id[:32].lower()
+        want_id = f"{guid[:8]}-{guid[8:12]}-{guid[12:16]}-{guid[16:20]}-{guid[20:]}-{debug_id[32:]}"
+        code_id = (re.search(r"^INFO CODE_ID (\S+)", text, re.M) or [None, ""])[1].lower()
+        if check.returncode != 0 or "Usable: yes" not in check.stdout or want_id not in check.stdout or \
+                (code_id and f"Code ID:  {code_id}" not in check.stdout):
+            report.fail(f"sentry-cli on {stored} (want {want_id}, {code_id}): {check.stdout[-400:]} {check.stderr[-200:]}")
 
 
 def main():
-    args = common.arguments(lambda p: p.add_argument("--symstore", required=True))
+    args = common.arguments(lambda p: (p.add_argument("--symstore", required=True),
+                                       p.add_argument("--sentry-cli", required=True)))
     report = common.Report("pdb_inputs")
     pdb_dir = os.path.join(args.fixtures, "pdb")
     work = tempfile.mkdtemp()
