@@ -163,7 +163,10 @@ Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe) {
                                              pdb.identity().machine));
   header.cpu = *cpu;
   header.debug_id = windowsDebugId(pdb.identity().guid, pdb.identity().age);
-  header.name = sys::path::filename(pdb.path()).str();
+  // A minidump names the module's symbols by the PDB name the PE records;
+  // the PDB read may have been renamed (--debug-file).
+  std::string recorded = pe && pe->codeView() ? pdbFileName(pe->codeView()->pdb_path) : "";
+  header.name = !recorded.empty() ? printable(recorded) : sys::path::filename(pdb.path()).str();
   if (pe)
     header.code_id = fmt::format("{:08X}{:X} {}", pe->timeDateStamp(), pe->sizeOfImage(),
                                  sys::path::filename(pe->path()).str());
@@ -182,6 +185,8 @@ Expected<Module> peIdentity(const PeImage& pe) {
   header.cpu = *cpu;
   header.debug_id = codeViewId(*pe.codeView());
   header.name = printable(pdbFileName(pe.codeView()->pdb_path));
+  if (header.name.empty())
+    return fileError(pe.path(), "the PE's CodeView record names no PDB");
   header.code_id = fmt::format("{:08X}{:X} {}", pe.timeDateStamp(), pe.sizeOfImage(),
                                sys::path::filename(pe.path()).str());
   return header;
@@ -206,6 +211,9 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
     return inputs.takeError();
   PdbFile& pdb = *inputs->pdb;
   const PeImage* pe = inputs->pe.get();
+  if (!pe && pdb.identity().machine == COFF::IMAGE_FILE_MACHINE_AMD64)
+    diagnostics.note(pdb.path() + ": no PE at hand (give the .exe/.dll, or put it beside the "
+                                  "PDB): no INFO CODE_ID and no STACK CFI");
 
   auto identity = windowsIdentity(pdb, pe);
   if (!identity)

@@ -126,6 +126,12 @@ def main():
         if rc != 0 or module_line(out) != reference:
             report.fail(f"--debug-file not used: {err.strip()}")
         expect_error(args, report, "no PDB anywhere", lone_exe, must_say=("alt.x86_64.O2.pdb", "not found"))
+        # A renamed PDB keeps the name the PE records (what a minidump asks for).
+        renamed = os.path.join(work, "renamed.pdb")
+        shutil.copy(os.path.join(pdb_dir, "alt.x86_64.O2.pdb"), renamed)
+        rc, out, err = dump(args, lone_exe, "--debug-file", renamed)
+        if rc != 0 or module_line(out) != reference:
+            report.fail(f"--debug-file renamed.pdb: {module_line(out)!r} != {reference!r} {err.strip()}")
         # At its recorded (absolute, Linux) path, from elsewhere.
         elsewhere = os.path.join(work, "elsewhere")
         os.makedirs(elsewhere)
