@@ -232,6 +232,9 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
       std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
         return std::get<0>(a) < std::get<0>(b);
       });
+      // Several rows at one offset: all but the last are empty, as in a
+      // DWARF line table (llvm-symbolizer answers the first one's line for
+      // that exact address only).
       for (size_t i = 0; i < rows.size(); ++i) {
         uint32_t start = std::get<0>(rows[i]);
         uint32_t end = i + 1 < rows.size() ? std::get<0>(rows[i + 1]) : header->CodeSize;

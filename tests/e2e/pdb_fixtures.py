@@ -18,7 +18,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.normpath(os.path.join(HERE, "..", "..", "fixtures", "pdb"))
 CLANG = "/usr/lib/llvm-19/bin/clang"
 LLD_LINK = "/usr/lib/llvm-19/bin/lld-link"
-TARGET = {"x86": "i686-pc-windows-msvc", "x86_64": "x86_64-pc-windows-msvc"}
+TARGET = {"x86": "i686-pc-windows-msvc", "x86_64": "x86_64-pc-windows-msvc",
+          "arm64": "aarch64-pc-windows-msvc"}
 
 
 def variants():
@@ -38,6 +39,10 @@ def variants():
                     "nodebug_sources": ["nodebug.c"],
                     "flags": ["-O2", "-fno-exceptions", "-fno-rtti", "-DSHAPES_ENTRY=shapes_entry"],
                     "link": ["/dll", "/noentry", "/export:entry", "/export:shapes_entry"], "ext": "dll"})
+    # Windows on ARM64: functions, lines, inlines, publics (no unwind rules yet).
+    for source, tag, extra in (("app.c", "app", []), ("shapes.cpp", "shapes", ["-fno-exceptions", "-fno-rtti"])):
+        out.append({"name": f"{tag}.arm64.O2", "cpu": "arm64", "sources": [source], "flags": ["-O2", *extra],
+                    "link": [], "ext": "exe"})
     # The PDB path recorded as on a Windows build machine: found beside the
     # PE or in a DEBUG_DIR, never at the recorded path.
     out.append({"name": "alt.x86_64.O2", "cpu": "x86_64", "sources": ["app.c"], "flags": ["-O2"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """PDB and PE input, judged by LLVM's own tools on the fixtures
-pdb_fixtures.py builds (clang-19 + lld-link-19, x86 and x86_64):
+pdb_fixtures.py builds (clang-19 + lld-link-19, x86, x86_64 and arm64):
 
 - MODULE / INFO CODE_ID: the GUID and age `llvm-pdbutil dump --summary`
   prints, the machine, TimeDateStamp and SizeOfImage of
@@ -91,6 +91,29 @@ def pdb_procedures_and_publics(pdb, sections):
             if a and ("function" in a.group(1) or "code" in a.group(1)):
                 publics.append((sections[int(a.group(2)) - 1] + int(a.group(3)), m.group(1)))
     return procs, publics
+
+
+def lines_sharing_an_offset(pdb, sections):
+    """RVA -> the lines of several C13 rows at that one offset. A row
+    followed by another at the same offset is empty; llvm-symbolizer still
+    answers its line for that exact address (and the last row's for the
+    rest), so either line is right there."""
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "-l", pdb])
+    shared, base = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^\s+(\d+):([0-9A-F]+)-[0-9A-F]+, line/addr entries", line)
+        if m:
+            base = sections[int(m.group(1)) - 1]  # rows give section offsets
+            rows = {}
+            continue
+        if base is None:
+            continue
+        for number, offset in re.findall(r"(\d+) ([0-9A-F]{8})", line):
+            rva = base + int(offset, 16)
+            rows.setdefault(rva, []).append(int(number))
+            if len(rows[rva]) > 1:
+                shared[rva] = set(rows[rva])
+    return shared
 
 
 def fpo_entries(pdb):
@@ -238,7 +261,7 @@ def check_fixture(args, report, fixture, totals):
         # MODULE and INFO.
         headers = pe_headers(image)
         guid, age = pdb_summary(pdb)
-        cpu = {0x14C: "x86", 0x8664: "x86_64"}[headers["machine"]]
+        cpu = {0x14C: "x86", 0x8664: "x86_64", 0xAA64: "arm64"}[headers["machine"]]
         expected_module = ["MODULE", "windows", cpu, breakpad_id(guid, age), os.path.basename(pdb)]
         if sym.module != expected_module:
             report.fail(f"{name}: {' '.join(sym.module)} != {' '.join(expected_module)}")
@@ -250,10 +273,15 @@ def check_fixture(args, report, fixture, totals):
         base = headers["image_base"]
         rvas = sorted({a for f in sym.funcs for a in range(f.address, f.address + f.size)})
         frames = oracles.symbolize(image, [base + a for a in rvas], inlining=True)
+        shared = lines_sharing_an_offset(pdb, headers["sections"])
         for rva in rvas:
             ours = sym.inline_stack(rva)
             theirs = [(f["FunctionName"], f["FileName"], f["Line"]) for f in frames.get(base + rva, [])]
             totals["addresses"] += 1
+            if rva in shared and ours and theirs and len(ours) == len(theirs) == 1 and \
+                    ours[0][:2] == theirs[0][:2] and {ours[0][2], theirs[0][2]} <= shared[rva]:
+                totals["shared_offsets"] += 1
+                theirs = ours
             if ours == theirs:
                 totals["addresses_agree"] += 1
                 totals["inline_frames"] += max(0, len(theirs) - 1)
@@ -315,10 +343,12 @@ def check_fixture(args, report, fixture, totals):
         if len(ours) != len(set(r for r in fpo_entries(pdb))):
             report.fail(f"{name}: {len(ours)} STACK WIN records for {len(fpo_entries(pdb))} FrameData rows")
         if not x86 and sym.stack_win:
-            report.fail(f"{name}: STACK WIN in an x86_64 module")
+            report.fail(f"{name}: STACK WIN in a {fixture['cpu']} module")
+        if fixture["cpu"] == "arm64" and sym.cfi:
+            report.fail(f"{name}: STACK CFI for arm64, which the reader does not know")
 
         # STACK CFI against llvm-readobj --unwind.
-        if not x86:
+        if fixture["cpu"] == "x86_64":
             functions = readobj_unwind(image, base)
             if len(sym.cfi) != len(functions):
                 report.fail(f"{name}: {len(sym.cfi)} STACK CFI INIT for {len(functions)} RUNTIME_FUNCTIONs")
@@ -356,7 +386,7 @@ def main():
     args = common.arguments(lambda p: p.add_argument("--cfi-eval", required=True))
     common.require_shared(args)
     report = common.Report("pdb_and_pe")
-    totals = dict.fromkeys(["validated", "addresses", "addresses_agree", "inline_frames", "procedures",
+    totals = dict.fromkeys(["validated", "shared_offsets", "addresses", "addresses_agree", "inline_frames", "procedures",
                             "procedures_agree", "publics", "publics_agree", "fpo_rows", "fpo_agree",
                             "unwind_states", "unwind_agree"], 0)
     fixtures = load_fixtures(args)
@@ -364,7 +394,8 @@ def main():
         check_fixture(args, report, fixture, totals)
     report.note(f"{len(fixtures)} fixtures, {totals['validated']} pass symcheck validate")
     report.note(f"addresses agreeing with llvm-symbolizer (function, file, line, inline frames): "
-                f"{totals['addresses_agree']}/{totals['addresses']} ({totals['inline_frames']} inline frames)")
+                f"{totals['addresses_agree']}/{totals['addresses']} ({totals['inline_frames']} inline frames; "
+                f"{totals['shared_offsets']} at an offset with several line rows, where either line counts)")
     report.note(f"procedures as FUNC: {totals['procedures_agree']}/{totals['procedures']}; "
                 f"code publics: {totals['publics_agree']}/{totals['publics']}")
     report.note(f"FrameData rows as STACK WIN: {totals['fpo_agree']}/{totals['fpo_rows']}")
