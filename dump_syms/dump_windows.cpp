@@ -167,9 +167,10 @@ Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe) {
   // the PDB read may have been renamed (--debug-file).
   std::string recorded = pe && pe->codeView() ? pdbFileName(pe->codeView()->pdb_path) : "";
   header.name = !recorded.empty() ? printable(recorded) : sys::path::filename(pdb.path()).str();
-  if (pe)
-    header.code_id = fmt::format("{:08X}{:X} {}", pe->timeDateStamp(), pe->sizeOfImage(),
-                                 sys::path::filename(pe->path()).str());
+  if (pe) {
+    header.code_id = fmt::format("{:08X}{:X}", pe->timeDateStamp(), pe->sizeOfImage());
+    header.code_file = sys::path::filename(pe->path()).str();
+  }
   header.load_address = 0; // CodeView addresses become RVAs
   return header;
 }
@@ -187,8 +188,8 @@ Expected<Module> peIdentity(const PeImage& pe) {
   header.name = printable(pdbFileName(pe.codeView()->pdb_path));
   if (header.name.empty())
     return fileError(pe.path(), "the PE's CodeView record names no PDB");
-  header.code_id = fmt::format("{:08X}{:X} {}", pe.timeDateStamp(), pe.sizeOfImage(),
-                               sys::path::filename(pe.path()).str());
+  header.code_id = fmt::format("{:08X}{:X}", pe.timeDateStamp(), pe.sizeOfImage());
+  header.code_file = sys::path::filename(pe.path()).str();
   return header;
 }
 

@@ -16,7 +16,8 @@ pdb_fixtures.py builds (clang-19 + lld-link-19, x86, x86_64 and arm64):
   the unwind codes `llvm-readobj --unwind` prints say, at every prologue
   step and in the body;
 - the .pdb and the .exe give the same file, byte-identical across runs and
-  -j values, and ../shared/tools/symcheck.py validate passes each.
+  -j values, ../shared/tools/symcheck.py validate passes each, and the
+  project's parser reads it back into the same file (sym_roundtrip).
 """
 import os
 import re
@@ -257,6 +258,8 @@ def check_fixture(args, report, fixture, totals):
             report.fail(f"{name}: symcheck validate: {check.stdout.strip().splitlines()[-1:]}")
         else:
             totals["validated"] += 1
+        if run([args.roundtrip, sym_path]) != text:
+            report.fail(f"{name}: read back and written again, the file differs")
 
         # MODULE and INFO.
         headers = pe_headers(image)
@@ -383,7 +386,8 @@ def check_fixture(args, report, fixture, totals):
 
 
 def main():
-    args = common.arguments(lambda p: p.add_argument("--cfi-eval", required=True))
+    args = common.arguments(lambda p: (p.add_argument("--cfi-eval", required=True),
+                                       p.add_argument("--roundtrip", required=True)))
     common.require_shared(args)
     report = common.Report("pdb_and_pe")
     totals = dict.fromkeys(["validated", "shared_offsets", "addresses", "addresses_agree", "inline_frames", "procedures",
