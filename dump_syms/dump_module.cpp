@@ -2,6 +2,7 @@
 
 #include "cfi/linux_gate.h"
 #include "cfi/unwind_info_reader.h"
+#include "dump_syms/dump_windows.h"
 #include "dump_syms/input_files.h"
 #include "dwarf/debug_info_reader.h"
 #include "object/cpu_name.h"
@@ -65,6 +66,9 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   if (!options.linux_gate.empty())
     return linuxGateTemplate(options.linux_gate == "intel" ? LinuxGateVendor::Intel
                                                            : LinuxGateVendor::Amd);
+  // PDB and PE input: a flow of its own, into the same model.
+  if (!options.vdso && isWindowsInput(options.binary))
+    return dumpWindowsModule(options, diagnostics, facts);
   DebugFileLocator locator(options.binary, searchPaths(options));
   auto files = openInputFiles(options, locator, diagnostics);
   if (!files)

@@ -109,6 +109,9 @@ struct Module {
   std::string cpu;
   std::string debug_id; // 33 upper-case hex digits for ELF
   std::string code_id;  // upper-case hex; empty = no INFO CODE_ID
+  // The executable the code id names ("app.exe"): Windows modules write
+  // `INFO CODE_ID <id> <file>`; empty for the Linux form.
+  std::string code_file;
   // Further INFO records, "KEY value", written after CODE_ID in this order.
   // The processor skips INFO records it does not know.
   std::vector<std::string> extra_info;

@@ -89,6 +89,7 @@ private:
     if (line.consume_front("INFO ")) {
       if (line.consume_front("CODE_ID ")) {
         m.code_id = field(line).str();
+        m.code_file = line.str(); // Windows: the executable's name
         return "";
       }
       m.extra_info.push_back(line.str());

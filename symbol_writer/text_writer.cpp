@@ -120,7 +120,9 @@ RecordCounts writeSymbolFile(const Module& module, const WriteOptions& options,
   Output out(stream, options.absolute_addresses ? 0 : module.load_address);
   out.line("MODULE {} {} {} {}", module.os, module.cpu, module.debug_id,
            Output::safeName(module.name));
-  if (!module.code_id.empty())
+  if (!module.code_id.empty() && !module.code_file.empty())
+    out.line("INFO CODE_ID {} {}", module.code_id, Output::safeName(module.code_file));
+  else if (!module.code_id.empty())
     out.line("INFO CODE_ID {}", module.code_id);
   if (options.header_only)
     return counts;

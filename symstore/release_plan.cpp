@@ -5,6 +5,7 @@
 #include "locate/debug_links.h"
 #include "object/identifiers.h"
 #include "store/layout.h"
+#include "symstore/windows_files.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -77,6 +78,9 @@ struct Examined {
   bool debug_file = false;
   std::vector<uint8_t> build_id;
   Module identity;
+  // A PE with a CodeView record, or a PDB (then `image` is null).
+  std::optional<WindowsFile> windows;
+  std::string windows_pdb; // for a PE: the release's PDB with its id
 };
 
 } // namespace
@@ -103,8 +107,15 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     } else if (auto elf = isElfOtherThanCore(file.path); !elf) {
       e.error = llvm::toString(elf.takeError());
     } else if (!*elf) {
-      ++plan.non_elf;
-      continue;
+      auto windows = examineWindowsFile(file.path);
+      if (!windows) {
+        ++plan.non_elf;
+        continue;
+      }
+      if (!*windows)
+        e.error = llvm::toString(windows->takeError());
+      else
+        e.windows = std::move(**windows);
     } else {
       auto image = ElfImage::open(file.path);
       if (!image) {
@@ -126,6 +137,27 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     if (e.image && !e.debug_file &&
         debuglink_names.count(e.file->path.substr(e.file->path.find_last_of('/') + 1)))
       e.debug_file = true;
+
+  // PDBs serve the PE with their GUID and age; one no PE claims is a
+  // module of its own.
+  std::map<std::string, std::string> pdb_by_id;
+  for (Examined& e : examined)
+    if (e.windows && e.windows->is_pdb)
+      pdb_by_id.emplace(e.windows->identity.debug_id, e.file->path);
+  std::set<std::string> claimed;
+  for (Examined& e : examined)
+    if (e.windows && !e.windows->is_pdb) {
+      auto pdb = pdb_by_id.find(e.windows->identity.debug_id);
+      if (pdb != pdb_by_id.end()) {
+        e.windows_pdb = pdb->second;
+        claimed.insert(pdb->first);
+      }
+    }
+  for (Examined& e : examined)
+    if (e.windows && e.windows->is_pdb && claimed.count(e.windows->identity.debug_id)) {
+      e.debug_file = true;
+      ++plan.debug_files;
+    }
 
   // Separate debug files found in the release, by build-id.
   std::map<std::vector<uint8_t>, std::string> debug_by_build_id;
@@ -149,6 +181,18 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
   std::vector<std::string> separate_how(examined.size());
   for (size_t i = 0; i < examined.size(); ++i) {
     Examined& e = examined[i];
+    if (e.windows && !e.debug_file) {
+      // A PE with its PDB at hand first, then a lone PDB, then a PE whose
+      // dump must find its PDB itself.
+      e.identity = e.windows->identity;
+      int rank = !e.windows_pdb.empty() ? 2 : e.windows->is_pdb ? 1 : 0;
+      rank = rank * 2 + (e.file->symlink ? 0 : 1);
+      auto [it, inserted] =
+          chosen.try_emplace({e.identity.name, e.identity.debug_id}, ModuleChoice{i, rank});
+      if (!inserted && rank > it->second.rank)
+        it->second = {i, rank};
+      continue;
+    }
     if (!e.image || e.debug_file)
       continue;
     auto identity = moduleIdentity(*e.image, dump_options);
@@ -188,7 +232,7 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
   // 3. This shard's entries.
   for (size_t i = 0; i < examined.size(); ++i) {
     Examined& e = examined[i];
-    if (e.image && e.debug_file)
+    if ((e.image || e.windows) && e.debug_file)
       continue;
     if (shardOf(e.file->key, plan_options.shard.count) != plan_options.shard.index) {
       ++plan.other_shards;
@@ -197,7 +241,7 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     ManifestEntry entry;
     entry.path = e.file->path;
     entry.key = e.file->key;
-    if (!e.image) {
+    if (!e.image && !e.windows) {
       entry.status = EntryStatus::Failed;
       entry.error = e.error;
       plan.entries.push_back(std::move(entry));
@@ -223,6 +267,19 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     }
     PlannedDump dump;
     dump.entry = plan.entries.size();
+    if (e.windows) {
+      // What a PDB dump holds in memory grows with the PDB.
+      dump.debug_file = e.windows_pdb;
+      if (!dump.debug_file.empty())
+        entry.debug_file_how = "its GUID and age, in the release";
+      uint64_t pdb_size = 0;
+      llvm::sys::fs::file_size(e.windows_pdb.empty() ? e.file->path : e.windows_pdb, pdb_size);
+      dump.cost = std::max<uint64_t>(pdb_size, 1);
+      plan.bytes_to_read += e.file->size;
+      plan.dumps.push_back(std::move(dump));
+      plan.entries.push_back(std::move(entry));
+      continue;
+    }
     dump.debug_file = separate_debug[i];
     uint64_t debug_bytes = dwarfBytes(*e.image);
     if (!dump.debug_file.empty()) {

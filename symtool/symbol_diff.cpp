@@ -34,8 +34,8 @@ std::map<std::string, std::multimap<uint64_t, Entry>> index(const Module& module
 
 SymbolDiff diffSymbols(const Module& a, const Module& b) {
   SymbolDiff diff;
-  diff.header_differs = std::tie(a.os, a.cpu, a.debug_id, a.name, a.code_id) !=
-                        std::tie(b.os, b.cpu, b.debug_id, b.name, b.code_id);
+  diff.header_differs = std::tie(a.os, a.cpu, a.debug_id, a.name, a.code_id, a.code_file) !=
+                        std::tie(b.os, b.cpu, b.debug_id, b.name, b.code_id, b.code_file);
   auto before = index(a), after = index(b);
   for (auto& [name, old_entries] : before) {
     auto found = after.find(name);

@@ -1,0 +1,304 @@
+#include "dump_syms/dump_windows.h"
+
+#include "cfi/x64_unwind_reader.h"
+#include "locate/pdb_locator.h"
+#include "object/elf_image.h"
+#include "pdb/frame_data.h"
+#include "pdb/inlinee_names.h"
+#include "pdb/module_symbols.h"
+#include "pdb/pdb_file.h"
+#include "pdb/publics.h"
+#include "pdb/windows_names.h"
+#include "pe/pe_image.h"
+#include "symbol_writer/module_builder.h"
+#include "symbol_writer/path_prefix_map.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <llvm/BinaryFormat/COFF.h>
+#include <llvm/DebugInfo/PDB/Native/DbiModuleList.h>
+#include <llvm/DebugInfo/PDB/Native/DbiStream.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <unordered_map>
+
+namespace dumpsyms {
+
+using namespace llvm;
+
+namespace {
+
+std::string fileStart(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char bytes[32] = {};
+  in.read(bytes, sizeof bytes);
+  return std::string(bytes, size_t(in.gcount()));
+}
+
+// A path read from a (possibly corrupt) file, fit for a one-line message.
+std::string printable(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = '?';
+  return text;
+}
+
+std::optional<std::string> windowsCpu(uint16_t machine) {
+  switch (machine) {
+  case COFF::IMAGE_FILE_MACHINE_I386:
+    return "x86";
+  case COFF::IMAGE_FILE_MACHINE_AMD64:
+    return "x86_64";
+  case COFF::IMAGE_FILE_MACHINE_ARM64:
+    return "arm64";
+  case COFF::IMAGE_FILE_MACHINE_ARMNT:
+    return "arm";
+  default:
+    return std::nullopt;
+  }
+}
+
+std::string codeViewId(const CodeViewRecord& record) {
+  return windowsDebugId(record.guid, record.age);
+}
+
+bool matches(const PdbFile& pdb, const CodeViewRecord& record) {
+  return pdb.identity().guid == record.guid && pdb.identity().age == record.age;
+}
+
+// The PE beside a PDB given alone ("app.pdb" -> "app.exe" or "app.dll"),
+// when its CodeView record names this PDB.
+std::unique_ptr<PeImage> peBesidePdb(const PdbFile& pdb, Diagnostics& diagnostics) {
+  for (const char* extension : {".exe", ".dll"}) {
+    SmallString<256> path(pdb.path());
+    sys::path::replace_extension(path, extension);
+    if (!sys::fs::exists(path))
+      continue;
+    auto pe = PeImage::open(std::string(path));
+    if (!pe) {
+      diagnostics.warn(toString(pe.takeError()));
+      continue;
+    }
+    if ((*pe)->codeView() && matches(pdb, *(*pe)->codeView()))
+      return std::move(*pe);
+    diagnostics.note(std::string(path) + " is beside the PDB but does not name it: not read");
+  }
+  return nullptr;
+}
+
+struct WindowsInputs {
+  std::unique_ptr<PdbFile> pdb;
+  std::unique_ptr<PeImage> pe; // null: no PE at hand
+};
+
+Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& diagnostics,
+                                          DumpFacts* facts) {
+  WindowsInputs inputs;
+  std::string start = fileStart(options.binary);
+  if (looksLikePdb(start) ||
+      (!looksLikePe(start) && sys::path::extension(options.binary).lower() == ".pdb")) {
+    auto pdb = PdbFile::open(options.binary);
+    if (!pdb)
+      return pdb.takeError();
+    inputs.pdb = std::move(*pdb);
+    inputs.pe = peBesidePdb(*inputs.pdb, diagnostics);
+    if (facts)
+      facts->debug_info_from = "binary";
+    return inputs;
+  }
+  auto pe = PeImage::open(options.binary);
+  if (!pe)
+    return pe.takeError();
+  inputs.pe = std::move(*pe);
+  const std::optional<CodeViewRecord>& record = inputs.pe->codeView();
+  if (!record && options.debug_file.empty())
+    return fileError(options.binary, "the PE has no CodeView (RSDS) debug directory entry naming "
+                                     "a PDB; name one with --debug-file");
+  std::vector<std::string> candidates = pdbCandidates(
+      options.binary, record ? record->pdb_path : "", options.debug_file, options.debug_dirs);
+  std::optional<std::string> mismatch;
+  for (const std::string& candidate : candidates) {
+    if (!sys::fs::is_regular_file(candidate))
+      continue;
+    auto pdb = PdbFile::open(candidate);
+    if (!pdb)
+      return pdb.takeError();
+    if (!record || matches(**pdb, *record)) {
+      if (facts) {
+        facts->debug_info_from = "debug-file";
+        facts->debug_file = candidate;
+        facts->debug_file_how = options.debug_file.empty() ? "CodeView record" : "--debug-file";
+      }
+      inputs.pdb = std::move(*pdb);
+      return inputs;
+    }
+    mismatch =
+        fmt::format("{}: the PDB does not belong to {}: the PDB is {}, the PE names {}", candidate,
+                    options.binary, windowsDebugId((*pdb)->identity().guid, (*pdb)->identity().age),
+                    codeViewId(*record));
+    if (!options.debug_file.empty())
+      break;
+  }
+  if (mismatch)
+    return createStringError(inconvertibleErrorCode(), "%s", mismatch->c_str());
+  std::string looked;
+  for (const std::string& candidate : candidates)
+    looked += (looked.empty() ? "" : ", ") + printable(candidate);
+  return fileError(options.binary,
+                   fmt::format("its PDB {} was not found (looked at: {})",
+                               record ? printable(pdbFileName(record->pdb_path)) : "", looked));
+}
+
+} // namespace
+
+Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe) {
+  Module header;
+  header.os = "windows";
+  std::optional<std::string> cpu = windowsCpu(pdb.identity().machine);
+  if (!cpu && pe)
+    cpu = windowsCpu(pe->machine());
+  if (!cpu)
+    return fileError(pdb.path(), fmt::format("unsupported machine type {:#x}: Breakpad has no CPU "
+                                             "name for it",
+                                             pdb.identity().machine));
+  header.cpu = *cpu;
+  header.debug_id = windowsDebugId(pdb.identity().guid, pdb.identity().age);
+  // A minidump names the module's symbols by the PDB name the PE records;
+  // the PDB read may have been renamed (--debug-file).
+  std::string recorded = pe && pe->codeView() ? pdbFileName(pe->codeView()->pdb_path) : "";
+  header.name = !recorded.empty() ? printable(recorded) : sys::path::filename(pdb.path()).str();
+  if (pe) {
+    header.code_id = fmt::format("{:08X}{:X}", pe->timeDateStamp(), pe->sizeOfImage());
+    header.code_file = sys::path::filename(pe->path()).str();
+  }
+  header.load_address = 0; // CodeView addresses become RVAs
+  return header;
+}
+
+Expected<Module> peIdentity(const PeImage& pe) {
+  if (!pe.codeView())
+    return fileError(pe.path(), "the PE has no CodeView (RSDS) debug directory entry");
+  Module header;
+  header.os = "windows";
+  std::optional<std::string> cpu = windowsCpu(pe.machine());
+  if (!cpu)
+    return fileError(pe.path(), fmt::format("unsupported machine type {:#x}", pe.machine()));
+  header.cpu = *cpu;
+  header.debug_id = codeViewId(*pe.codeView());
+  header.name = printable(pdbFileName(pe.codeView()->pdb_path));
+  if (header.name.empty())
+    return fileError(pe.path(), "the PE's CodeView record names no PDB");
+  header.code_id = fmt::format("{:08X}{:X}", pe.timeDateStamp(), pe.sizeOfImage());
+  header.code_file = sys::path::filename(pe.path()).str();
+  return header;
+}
+
+bool isWindowsInput(const std::string& path) {
+  std::string start = fileStart(path);
+  if (looksLikePdb(start) || looksLikePe(start))
+    return true;
+  // A damaged .pdb/.exe/.dll is reported as what its name says it is.
+  std::string extension = sys::path::extension(path).lower();
+  return !StringRef(start).starts_with("\x7f"
+                                       "ELF") &&
+         !start.empty() && (extension == ".pdb" || extension == ".exe" || extension == ".dll");
+}
+
+namespace {
+
+Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, DumpFacts* facts) {
+  auto inputs = openWindowsInputs(options, diagnostics, facts);
+  if (!inputs)
+    return inputs.takeError();
+  PdbFile& pdb = *inputs->pdb;
+  const PeImage* pe = inputs->pe.get();
+  if (!pe && pdb.identity().machine == COFF::IMAGE_FILE_MACHINE_AMD64)
+    diagnostics.note(pdb.path() + ": no PE at hand (give the .exe/.dll, or put it beside the "
+                                  "PDB): no INFO CODE_ID and no STACK CFI");
+
+  auto identity = windowsIdentity(pdb, pe);
+  if (!identity)
+    return identity.takeError();
+  Module header = std::move(*identity);
+  if (options.debug_id_override)
+    header.debug_id = *options.debug_id_override;
+  if (options.header_only)
+    return header;
+  bool x86 = header.cpu == "x86";
+
+  // Publics: PUBLIC records, and the full (mangled) names of C++ functions,
+  // which procedure records give without parameters.
+  size_t skipped_publics = 0;
+  std::vector<PdbPublic> publics = readCodePublics(pdb, skipped_publics);
+  if (skipped_publics)
+    diagnostics.warn(std::to_string(skipped_publics) + " public symbols were unreadable");
+  std::unordered_map<uint32_t, std::string> mangled_at;
+  for (const PdbPublic& symbol : publics)
+    if (isMsvcMangled(symbol.name))
+      mangled_at.emplace(symbol.rva, symbol.name);
+  ProcedureNamer namer = [&](uint32_t rva, StringRef name) {
+    auto mangled = mangled_at.find(rva);
+    if (mangled != mangled_at.end())
+      return undecorateName(mangled->second, x86).name;
+    return name.empty() ? std::string("<name omitted>") : name.str();
+  };
+
+  ModuleBuilder builder(std::move(header));
+  auto dbi = pdb.raw().getPDBDbiStream();
+  if (!dbi)
+    return fileError(pdb.path(), "corrupt DBI stream: " + toString(dbi.takeError()));
+  InlineeNames inlinees(pdb.raw());
+  uint32_t module_count = dbi->modules().getModuleCount();
+  for (uint32_t i = 0; i < module_count; ++i) {
+    ModuleSymbolsResult symbols = readModuleSymbols(pdb, i, inlinees, namer);
+    diagnostics.warnAll(std::move(symbols.warnings));
+    builder.addUnit(std::move(symbols.unit));
+  }
+  for (const PdbPublic& symbol : publics)
+    builder.addCodeSymbol({symbol.rva, 0, undecorateName(symbol.name, x86).name});
+
+  if (!options.no_cfi && pe && pe->machine() == COFF::IMAGE_FILE_MACHINE_AMD64) {
+    X64UnwindResult unwind =
+        readX64Unwind(pe->exceptionDirectory(),
+                      [pe](uint32_t rva, uint32_t size) { return pe->bytesAt(rva, size); });
+    for (std::string& problem : unwind.problems)
+      diagnostics.warn(pe->path() + ": " + problem);
+    for (CfiFrame& frame : unwind.frames)
+      builder.addCfiFrame(std::move(frame), CfiSource::EhFrame);
+  }
+
+  BuildOptions build_options;
+  build_options.mark_multiple = options.mark_multiple;
+  build_options.keep_inlines = options.inlines;
+  BuildStats stats;
+  Module module = std::move(builder).finish(build_options, stats);
+  if (!options.no_cfi) {
+    StackWinResult stack_win = readStackWin(pdb);
+    diagnostics.warnAll(std::move(stack_win.warnings));
+    module.stack_win = std::move(stack_win.records);
+  }
+  std::vector<PathPrefixMapping> prefix_map;
+  for (const std::string& mapping : options.path_prefix_map)
+    if (auto parsed = parsePathPrefixMapping(mapping))
+      prefix_map.push_back(*parsed);
+  applyPathPrefixMap(module, prefix_map);
+  if (options.check_cfi && module.cfi_frames.empty() && module.stack_win.empty())
+    return fileError(options.binary, "no STACK CFI or STACK WIN records (--check-cfi): the PDB "
+                                     "has no FrameData and no x64 PE with .pdata is at hand");
+  return module;
+}
+
+} // namespace
+
+Expected<Module> dumpWindowsModule(const Options& options, Diagnostics& diagnostics,
+                                   DumpFacts* facts) {
+  auto module = dumpWindows(options, diagnostics, facts);
+  if (module)
+    return module;
+  // LLVM's messages can span lines or quote bytes of the file: one line,
+  // printable, is what the command line promises.
+  return createStringError(inconvertibleErrorCode(), "%s",
+                           printable(toString(module.takeError())).c_str());
+}
+
+} // namespace dumpsyms

@@ -1,0 +1,28 @@
+// The flow for a Windows module: a PDB (with the PE beside it when there is
+// one), or a PE whose CodeView record leads to its PDB. Functions, lines,
+// inlined calls, publics and STACK WIN come from the PDB; INFO CODE_ID and
+// the x64 STACK CFI from the PE.
+#pragma once
+
+#include "dump_syms/dump_module.h"
+
+#include <llvm/ADT/StringRef.h>
+
+namespace dumpsyms {
+
+class PdbFile;
+class PeImage;
+
+// MODULE / INFO of a PDB (and the PE it belongs to, if at hand).
+llvm::Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe);
+// MODULE / INFO as the PE's CodeView record gives them, without its PDB:
+// what a symbol store files the PE's dump under.
+llvm::Expected<Module> peIdentity(const PeImage& pe);
+
+// True when `path` starts like a PDB or a PE file (what this flow reads).
+bool isWindowsInput(const std::string& path);
+
+llvm::Expected<Module> dumpWindowsModule(const Options& options, Diagnostics& diagnostics,
+                                         DumpFacts* facts);
+
+} // namespace dumpsyms

@@ -1,0 +1,28 @@
+// x86 unwind data of a PDB as STACK WIN records: type 4 from the FrameData
+// ("new FPO") stream, with its program strings, and type 0 from the old FPO
+// stream, as Breakpad's Windows dumper writes them (one record per entry,
+// consecutive repeats of the same type, address, size and prologue once).
+#pragma once
+
+#include "pdb/pdb_file.h"
+#include "symbol_writer/module.h"
+
+#include <llvm/DebugInfo/CodeView/CodeView.h>
+#include <llvm/Object/COFF.h>
+#include <string>
+#include <vector>
+
+namespace dumpsyms {
+
+StackWinRecord stackWinFromFrameData(const llvm::codeview::FrameData& entry,
+                                     const std::string& program);
+StackWinRecord stackWinFromFpo(const llvm::object::FpoData& entry);
+
+struct StackWinResult {
+  std::vector<StackWinRecord> records;
+  std::vector<std::string> warnings;
+};
+
+StackWinResult readStackWin(PdbFile& pdb);
+
+} // namespace dumpsyms

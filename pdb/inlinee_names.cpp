@@ -1,0 +1,65 @@
+#include "pdb/inlinee_names.h"
+
+#include <llvm/DebugInfo/CodeView/LazyRandomTypeCollection.h>
+#include <llvm/DebugInfo/CodeView/TypeDeserializer.h>
+#include <llvm/DebugInfo/CodeView/TypeRecord.h>
+#include <llvm/DebugInfo/PDB/Native/PDBFile.h>
+#include <llvm/DebugInfo/PDB/Native/TpiStream.h>
+
+namespace dumpsyms {
+
+using namespace llvm;
+using namespace llvm::codeview;
+
+InlineeNames::InlineeNames(pdb::PDBFile& file) : file_(file) {}
+
+namespace {
+
+template <typename Record>
+std::optional<Record> read(LazyRandomTypeCollection& types, TypeIndex index, TypeLeafKind kind) {
+  if (index.isNoneType() || index.isSimple())
+    return std::nullopt;
+  // (contains() answers only for records already parsed; tryGetType parses
+  // up to the index and reports an index past the end.)
+  std::optional<CVType> type = types.tryGetType(index);
+  if (!type || type->kind() != kind)
+    return std::nullopt;
+  Record record(static_cast<TypeRecordKind>(kind));
+  if (Error error = TypeDeserializer::deserializeAs<Record>(*type, record)) {
+    consumeError(std::move(error));
+    return std::nullopt;
+  }
+  return record;
+}
+
+} // namespace
+
+std::string InlineeNames::name(TypeIndex inlinee) {
+  auto cached = cache_.find(inlinee.getIndex());
+  if (cached != cache_.end())
+    return cached->second;
+  std::string result;
+  auto ipi = file_.getPDBIpiStream();
+  if (!ipi) {
+    consumeError(ipi.takeError());
+    return result;
+  }
+  LazyRandomTypeCollection& ids = ipi->typeCollection();
+  if (auto function = read<FuncIdRecord>(ids, inlinee, LF_FUNC_ID)) {
+    if (auto scope = read<StringIdRecord>(ids, function->getParentScope(), LF_STRING_ID))
+      result = scope->getString().str() + "::";
+    result += function->getName().str();
+  } else if (auto member = read<MemberFuncIdRecord>(ids, inlinee, LF_MFUNC_ID)) {
+    auto tpi = file_.getPDBTpiStream();
+    if (!tpi)
+      consumeError(tpi.takeError());
+    else if (!member->getClassType().isSimple() &&
+             tpi->typeCollection().tryGetType(member->getClassType()))
+      result = tpi->typeCollection().getTypeName(member->getClassType()).str() + "::";
+    result += member->getName().str();
+  }
+  cache_.emplace(inlinee.getIndex(), result);
+  return result;
+}
+
+} // namespace dumpsyms

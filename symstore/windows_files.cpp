@@ -1,0 +1,45 @@
+#include "symstore/windows_files.h"
+
+#include "dump_syms/dump_windows.h"
+#include "pdb/pdb_file.h"
+#include "pe/pe_image.h"
+
+#include <fstream>
+
+namespace dumpsyms {
+
+std::optional<llvm::Expected<WindowsFile>> examineWindowsFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char bytes[32] = {};
+  in.read(bytes, sizeof bytes);
+  llvm::StringRef start(bytes, size_t(in.gcount()));
+  if (!looksLikePdb(start) && !looksLikePe(start))
+    return std::nullopt;
+  WindowsFile file;
+  file.is_pdb = looksLikePdb(start);
+  if (file.is_pdb) {
+    auto pdb = PdbFile::open(path);
+    if (!pdb)
+      return llvm::Expected<WindowsFile>(pdb.takeError());
+    auto identity = windowsIdentity(**pdb, nullptr);
+    if (!identity)
+      return llvm::Expected<WindowsFile>(identity.takeError());
+    file.identity = std::move(*identity);
+    return llvm::Expected<WindowsFile>(std::move(file));
+  }
+  auto pe = PeImage::open(path);
+  if (!pe) {
+    // Not every MZ file is a PE image (DOS programs, other formats).
+    llvm::consumeError(pe.takeError());
+    return std::nullopt;
+  }
+  if (!(*pe)->codeView())
+    return std::nullopt; // no PDB to dump it with
+  auto identity = peIdentity(**pe);
+  if (!identity)
+    return llvm::Expected<WindowsFile>(identity.takeError());
+  file.identity = std::move(*identity);
+  return llvm::Expected<WindowsFile>(std::move(file));
+}
+
+} // namespace dumpsyms

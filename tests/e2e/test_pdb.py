@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""PDB and PE input, judged by LLVM's own tools on the fixtures
+pdb_fixtures.py builds (clang-19 + lld-link-19, x86, x86_64 and arm64):
+
+- MODULE / INFO CODE_ID: the GUID and age `llvm-pdbutil dump --summary`
+  prints, the machine, TimeDateStamp and SizeOfImage of
+  `llvm-readobj --file-headers`;
+- every byte of every FUNC: function, file, line and inline frames as
+  `llvm-symbolizer --inlining` gives them for the PE;
+- FUNC and PUBLIC records: one per procedure and per code public that
+  `llvm-pdbutil dump --symbols --publics` lists, at its address, named alike;
+- STACK WIN: one record per entry `llvm-pdbutil dump --fpo` lists, with the
+  same fields and program string;
+- STACK CFI (x86_64): the rules, evaluated by the stack walker's postfix
+  evaluator (tests/tools/cfi_eval) on made-up machine states, recover what
+  the unwind codes `llvm-readobj --unwind` prints say, at every prologue
+  step and in the body;
+- the .pdb and the .exe give the same file, byte-identical across runs and
+  -j values, ../shared/tools/symcheck.py validate passes each, and the
+  project's parser reads it back into the same file (sym_roundtrip).
+"""
+import os
+import re
+import subprocess
+import tempfile
+
+import common
+import oracles
+import symfile
+import unwind_eval
+
+LLVM = "/usr/lib/llvm-19/bin"
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed: {p.stderr.strip()}")
+    return p.stdout
+
+
+def dump_text(args, path, *options):
+    p = subprocess.run([args.dump_syms, path, *options], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"dump_syms {path} failed: {p.stderr.strip()}")
+    return p.stdout
+
+
+def load_fixtures(args):
+    import json
+    with open(os.path.join(args.fixtures, "pdb", "manifest.json")) as fh:
+        return [f for f in json.load(fh) if not args.only or args.only in f["name"]]
+
+
+# ----------------------------------------------------------------- oracles
+def pe_headers(image):
+    out = run([f"{LLVM}/llvm-readobj", "--file-headers", "--sections", image])
+    value = lambda key: re.search(rf"^\s*{key}: .*?\(?(0x[0-9A-Fa-f]+|\d+)\)?$", out, re.M).group(1)
+    sections = [int(v, 16) for v in re.findall(r"^\s*VirtualAddress: (0x[0-9A-Fa-f]+)", out, re.M)]
+    return {"machine": int(re.search(r"Machine: \S+ \((0x[0-9A-F]+)\)", out).group(1), 16),
+            "timestamp": int(re.search(r"TimeDateStamp: .*\((0x[0-9A-F]+)\)", out).group(1), 16),
+            "size_of_image": int(value("SizeOfImage"), 0), "image_base": int(value("ImageBase"), 0),
+            "sections": sections}
+
+
+def pdb_summary(pdb):
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "--summary", pdb])
+    guid = re.search(r"GUID: \{([0-9A-F-]+)\}", out).group(1)
+    age = int(re.search(r"Age: (\d+)", out).group(1))
+    return guid, age
+
+
+def breakpad_id(guid_text, age):
+    """The GUID as llvm-pdbutil prints it (its canonical text form, which is
+    already Data1-Data2-Data3-Data4 in that order) plus the age in hex."""
+    return guid_text.replace("-", "") + format(age, "x")
+
+
+def pdb_procedures_and_publics(pdb, sections):
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "--symbols", "--publics", pdb])
+    procs, publics = [], []
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        m = re.search(r"\| S_(?:G|L)PROC32(?:_ID)? \[size = \d+\] `(.*)`$", line)
+        if m and i + 1 < len(lines):
+            a = re.search(r"addr = (\d+):(\d+), code size = (\d+)", lines[i + 1])
+            if a and int(a.group(3)):
+                procs.append((sections[int(a.group(1)) - 1] + int(a.group(2)), int(a.group(3)), m.group(1)))
+        m = re.search(r"\| S_PUB32 \[size = \d+\] `(.*)`$", line)
+        if m and i + 1 < len(lines):
+            a = re.search(r"flags = (.*), addr = (\d+):(\d+)", lines[i + 1])
+            if a and ("function" in a.group(1) or "code" in a.group(1)):
+                publics.append((sections[int(a.group(2)) - 1] + int(a.group(3)), m.group(1)))
+    return procs, publics
+
+
+def lines_sharing_an_offset(pdb, sections):
+    """RVA -> the lines of several C13 rows at that one offset. A row
+    followed by another at the same offset is empty; llvm-symbolizer still
+    answers its line for that exact address (and the last row's for the
+    rest), so either line is right there."""
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "-l", pdb])
+    shared, base = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^\s+(\d+):([0-9A-F]+)-[0-9A-F]+, line/addr entries", line)
+        if m:
+            base = sections[int(m.group(1)) - 1]  # rows give section offsets
+            rows = {}
+            continue
+        if base is None:
+            continue
+        for number, offset in re.findall(r"(\d+) ([0-9A-F]{8})", line):
+            rva = base + int(offset, 16)
+            rows.setdefault(rva, []).append(int(number))
+            if len(rows[rva]) > 1:
+                shared[rva] = set(rows[rva])
+    return shared
+
+
+def fpo_entries(pdb):
+    """(type, rva, code, prolog, params, saved, locals, stack, program) per row."""
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "--fpo", pdb])
+    rows, section = [], None
+    for line in out.splitlines():
+        if "Old FPO Data" in line:
+            section = 0
+        elif "New FPO Data" in line:
+            section = 4
+        cells = [c.strip() for c in line.split("|")]
+        if section == 4 and len(cells) == 11 and re.match(r"^[0-9A-F]{8}$", cells[0]):
+            rva, code, locals_, params, stack, prolog, saved = (int(cells[0], 16), *map(int, cells[1:7]))
+            rows.append((4, rva, code, prolog, params, saved, locals_, stack, cells[10]))
+        elif section == 0 and len(cells) >= 8 and re.match(r"^[0-9A-F]{8}$", cells[0]):
+            rows.append(("fpo", line))  # old FPO rows: no fixture has them (see docs/PDB.md)
+    return rows
+
+
+def undname(names):
+    """MSVC-mangled names demangled by llvm-undname, with the parts
+    llvm-symbolizer leaves out left out."""
+    if not names:
+        return {}
+    p = subprocess.run([f"{LLVM}/llvm-undname", "--no-access-specifier", "--no-calling-convention",
+                        "--no-return-type", "--no-member-type"], input="\n".join(names) + "\n",
+                       capture_output=True, text=True)
+    out = [l for l in p.stdout.splitlines() if l.strip()]
+    # llvm-undname echoes each input line before its result.
+    pairs = dict(zip(out[0::2], out[1::2]))
+    return {n: pairs.get(n, n) for n in names}
+
+
+def undecorate_c(name, x86):
+    """32-bit C decorations, as the PE/COFF specification describes them."""
+    if not x86 or name.startswith("?"):
+        return name
+    if name[:1] in "_@":
+        name = name[1:]
+    m = re.match(r"^(.*)@(\d+)$", name)
+    if m:
+        name = m.group(1)
+    return name.rstrip("@")
+
+
+# ------------------------------------------------------------ x64 unwind
+def readobj_unwind(image, image_base):
+    out = run([f"{LLVM}/llvm-readobj", "--unwind", image])
+    functions, current = [], None
+    for line in out.splitlines():
+        line = line.strip()
+        if m := re.match(r"StartAddress: .*\((0x[0-9A-F]+)\)", line):
+            current = {"start": int(m.group(1), 16) - image_base, "codes": [], "frame_register": None,
+                       "frame_offset": 0, "chained": False}
+            functions.append(current)
+        elif m := re.match(r"EndAddress: .*\((0x[0-9A-F]+)\)", line):
+            current["end"] = int(m.group(1), 16) - image_base
+        elif m := re.match(r"PrologSize: (\d+)", line):
+            current["prolog"] = int(m.group(1))
+        elif m := re.match(r"FrameRegister: (\w+)", line):
+            current["frame_register"] = None if m.group(1) == "-" else m.group(1).lower()
+        elif m := re.match(r"FrameOffset: (0x[0-9A-F]+)", line):
+            current["frame_offset"] = int(m.group(1), 16)
+        elif "CHAININFO" in line or line.startswith("Chained"):
+            current["chained"] = True
+        elif m := re.match(r"0x([0-9A-F]+): (\w+)(.*)$", line):
+            current["codes"].append((int(m.group(1), 16), m.group(2), m.group(3).strip()))
+    return functions
+
+
+def expected_unwind(function, offset, state):
+    """What Windows' unwinder recovers at `offset` into the function: the
+    caller's rsp and rip and each restored register, from the codes
+    llvm-readobj printed (latest first), undone one by one."""
+    names = {v: k for k, v in unwind_eval.BREAKPAD_NAMES["x86_64"].items()}
+    regs = {name: state.register(number) for name, number in names.items()}
+    mem = state.memory
+    restored = {}
+    done = [c for c in function["codes"] if c[0] <= offset]
+    # With a frame register set up, the fixed frame is found from it.
+    if function["frame_register"] and any(c[1] == "SET_FPREG" for c in done):
+        establisher = (regs["$" + function["frame_register"]] - 16 * function["frame_offset"]) & state.mask
+    else:
+        establisher = regs["$rsp"]
+    rsp = regs["$rsp"]
+    for _, op, operand in done:
+        if op == "PUSH_NONVOL":
+            reg = "$" + re.search(r"reg=(\w+)", operand).group(1).lower()
+            restored[reg] = mem(rsp)
+            rsp = (rsp + 8) & state.mask
+        elif op in ("ALLOC_SMALL", "ALLOC_LARGE"):
+            rsp = (rsp + int(re.search(r"size=(\w+)", operand).group(1), 0)) & state.mask
+        elif op == "SET_FPREG":
+            rsp = establisher
+        elif op in ("SAVE_NONVOL", "SAVE_NONVOL_FAR"):
+            reg = "$" + re.search(r"reg=(\w+)", operand).group(1).lower()
+            restored[reg] = mem((establisher + int(re.search(r"offset=(\w+)", operand).group(1), 0)) & state.mask)
+        elif op in ("SAVE_XMM128", "SAVE_XMM128_FAR"):
+            pass
+        else:
+            return None  # not in any fixture; the unit tests cover the rest
+    rip = mem(rsp)
+    restored[".cfa"] = (rsp + 8) & state.mask
+    restored[".ra"] = rip
+    return restored
+
+
+def evaluate_rules(args, sym_path, seed, rvas):
+    out = run([args.cfi_eval, sym_path, str(seed), *(format(r, "x") for r in rvas)])
+    result = {}
+    for line in out.splitlines():
+        parts = line.split()
+        rva = int(parts[0], 16)
+        result[rva] = None if parts[1:] == ["none"] else {
+            k: int(v, 16) for k, v in (p.split("=") for p in parts[1:])}
+    return result
+
+
+# --------------------------------------------------------------- checks
+def check_fixture(args, report, fixture, totals):
+    name, image, pdb = fixture["name"], fixture["image"], fixture["pdb"]
+    x86 = fixture["cpu"] == "x86"
+    text = dump_text(args, image, "-d")
+    # The PDB alone finds the PE beside it: the same file.
+    if dump_text(args, pdb, "-d") != text:
+        report.fail(f"{name}: the .pdb and the {os.path.splitext(image)[1]} give different files")
+    for jobs in ("1", "2"):
+        if dump_text(args, image, "-d", "-j", jobs) != text:
+            report.fail(f"{name}: output differs with -j {jobs}")
+    with tempfile.NamedTemporaryFile("w", suffix=".sym", delete=False) as fh:
+        fh.write(text)
+        sym_path = fh.name
+    try:
+        sym = symfile.SymFile(text)
+        for problem in sym.structural_problems()[:5]:
+            report.fail(f"{name}: {problem}")
+        check = subprocess.run(["python3", os.path.join(args.shared, "tools", "symcheck.py"), "validate",
+                                sym_path], capture_output=True, text=True)
+        if check.returncode != 0:
+            report.fail(f"{name}: symcheck validate: {check.stdout.strip().splitlines()[-1:]}")
+        else:
+            totals["validated"] += 1
+        if run([args.roundtrip, sym_path]) != text:
+            report.fail(f"{name}: read back and written again, the file differs")
+
+        # MODULE and INFO.
+        headers = pe_headers(image)
+        guid, age = pdb_summary(pdb)
+        cpu = {0x14C: "x86", 0x8664: "x86_64", 0xAA64: "arm64"}[headers["machine"]]
+        expected_module = ["MODULE", "windows", cpu, breakpad_id(guid, age), os.path.basename(pdb)]
+        if sym.module != expected_module:
+            report.fail(f"{name}: {' '.join(sym.module)} != {' '.join(expected_module)}")
+        code_id = f"{headers['timestamp']:08X}{headers['size_of_image']:X} {os.path.basename(image)}"
+        if sym.info.get("CODE_ID") != code_id:
+            report.fail(f"{name}: INFO CODE_ID {sym.info.get('CODE_ID')} != {code_id}")
+
+        # Every byte of every FUNC against llvm-symbolizer.
+        base = headers["image_base"]
+        rvas = sorted({a for f in sym.funcs for a in range(f.address, f.address + f.size)})
+        frames = oracles.symbolize(image, [base + a for a in rvas], inlining=True)
+        shared = lines_sharing_an_offset(pdb, headers["sections"])
+        for rva in rvas:
+            ours = sym.inline_stack(rva)
+            theirs = [(f["FunctionName"], f["FileName"], f["Line"]) for f in frames.get(base + rva, [])]
+            totals["addresses"] += 1
+            if rva in shared and ours and theirs and len(ours) == len(theirs) == 1 and \
+                    ours[0][:2] == theirs[0][:2] and {ours[0][2], theirs[0][2]} <= shared[rva]:
+                totals["shared_offsets"] += 1
+                theirs = ours
+            if ours == theirs:
+                totals["addresses_agree"] += 1
+                totals["inline_frames"] += max(0, len(theirs) - 1)
+            else:
+                report.fail(f"{name} {rva:#x}: ours {ours} symbolizer {theirs}")
+
+        # FUNC / PUBLIC against the PDB's procedures and publics.
+        procs, publics = pdb_procedures_and_publics(pdb, headers["sections"])
+        funcs = {f.address: f for f in sym.funcs}
+        # A procedure is named by the public at its address where that one is
+        # mangled (it has the parameters; and lld names a scalar deleting
+        # destructor's procedure after the destructor), as llvm-symbolizer does.
+        demangled = undname([n for _, n in publics if n.startswith("?")])
+        mangled_at = {}
+        for address, public in publics:
+            if public.startswith("?"):
+                mangled_at.setdefault(address, demangled[public])
+        for address, size, proc in procs:
+            totals["procedures"] += 1
+            func = funcs.get(address)
+            if not func or func.size != size:
+                report.fail(f"{name}: procedure {proc} at {address:#x}+{size:#x}: FUNC "
+                            f"{(hex(func.address), hex(func.size)) if func else 'missing'}")
+            elif func.name != mangled_at.get(address, proc):
+                report.fail(f"{name}: procedure {proc} at {address:#x} is FUNC {func.name!r}")
+            else:
+                totals["procedures_agree"] += 1
+        if len(sym.funcs) != len({a for a, _, _ in procs}):
+            report.fail(f"{name}: {len(sym.funcs)} FUNC records for {len(procs)} procedures")
+        public_at = {a: n for a, n, _ in sym.publics}
+        for address, public in publics:
+            totals["publics"] += 1
+            if address in funcs:
+                totals["publics_agree"] += 1  # a FUNC covers it: no PUBLIC, as for ELF
+            elif public_at.get(address) == (demangled[public] if public.startswith("?")
+                                             else undecorate_c(public, x86)):
+                totals["publics_agree"] += 1
+            else:
+                report.fail(f"{name}: public {public} at {address:#x}: PUBLIC {public_at.get(address)!r}")
+        if len(sym.publics) != len({a for a, _ in publics if a not in funcs}):
+            report.fail(f"{name}: {len(sym.publics)} PUBLIC records, pdbutil has "
+                        f"{len({a for a, _ in publics if a not in funcs})} publics outside FUNCs")
+
+        # STACK WIN against llvm-pdbutil dump --fpo.
+        ours = [tuple(r[2:11]) + (" ".join(r[12:]) if r[11] == "1" else r[12],) for r in sym.stack_win]
+        ours_set = set(ours)
+        for row in fpo_entries(pdb):
+            totals["fpo_rows"] += 1
+            if row[0] == "fpo":
+                report.fail(f"{name}: an old FPO row this test does not read yet: {row[1]}")
+                continue
+            kind, rva, code, prolog, params, saved, locals_, stack, program = row
+            expected = ("4", f"{rva:x}", f"{code:x}", f"{prolog:x}", "0", f"{params:x}", f"{saved:x}",
+                        f"{locals_:x}", f"{stack:x}", program.strip())
+            if expected in ours_set:
+                totals["fpo_agree"] += 1
+            else:
+                report.fail(f"{name}: FrameData {expected} has no STACK WIN record")
+        if len(ours) != len(set(r for r in fpo_entries(pdb))):
+            report.fail(f"{name}: {len(ours)} STACK WIN records for {len(fpo_entries(pdb))} FrameData rows")
+        if not x86 and sym.stack_win:
+            report.fail(f"{name}: STACK WIN in a {fixture['cpu']} module")
+        if fixture["cpu"] == "arm64" and sym.cfi:
+            report.fail(f"{name}: STACK CFI for arm64, which the reader does not know")
+
+        # STACK CFI against llvm-readobj --unwind.
+        if fixture["cpu"] == "x86_64":
+            functions = readobj_unwind(image, base)
+            if len(sym.cfi) != len(functions):
+                report.fail(f"{name}: {len(sym.cfi)} STACK CFI INIT for {len(functions)} RUNTIME_FUNCTIONs")
+            for seed in (1, 2, 3):
+                state = unwind_eval.MachineState("x86_64", 64, seed)
+                probes = []
+                for function in functions:
+                    offsets = sorted({0, function["prolog"], function["end"] - function["start"] - 1} |
+                                     {c[0] for c in function["codes"]})
+                    probes += [(function, o) for o in offsets if function["start"] + o < function["end"]]
+                got = evaluate_rules(args, sym_path, seed, [f["start"] + o for f, o in probes])
+                for function, offset in probes:
+                    expected = expected_unwind(function, offset, state)
+                    if expected is None:
+                        continue
+                    rva = function["start"] + offset
+                    totals["unwind_states"] += 1
+                    actual = got.get(rva)
+                    if actual is None:
+                        report.fail(f"{name} {rva:#x}: no STACK CFI rules")
+                        continue
+                    actual = dict(actual)
+                    actual[".cfa"], actual[".ra"] = actual.get("$rsp"), actual.get("$rip")
+                    wrong = [k for k, v in expected.items() if actual.get(k) != v]
+                    if wrong:
+                        report.fail(f"{name} {rva:#x} (+{offset:#x}) seed {seed}: {', '.join(wrong)} differ "
+                                    f"from the unwind codes {function['codes']}")
+                    else:
+                        totals["unwind_agree"] += 1
+    finally:
+        os.unlink(sym_path)
+
+
+def main():
+    args = common.arguments(lambda p: (p.add_argument("--cfi-eval", required=True),
+                                       p.add_argument("--roundtrip", required=True)))
+    common.require_shared(args)
+    report = common.Report("pdb_and_pe")
+    totals = dict.fromkeys(["validated", "shared_offsets", "addresses", "addresses_agree", "inline_frames", "procedures",
+                            "procedures_agree", "publics", "publics_agree", "fpo_rows", "fpo_agree",
+                            "unwind_states", "unwind_agree"], 0)
+    fixtures = load_fixtures(args)
+    for fixture in fixtures:
+        check_fixture(args, report, fixture, totals)
+    report.note(f"{len(fixtures)} fixtures, {totals['validated']} pass symcheck validate")
+    report.note(f"addresses agreeing with llvm-symbolizer (function, file, line, inline frames): "
+                f"{totals['addresses_agree']}/{totals['addresses']} ({totals['inline_frames']} inline frames; "
+                f"{totals['shared_offsets']} at an offset with several line rows, where either line counts)")
+    report.note(f"procedures as FUNC: {totals['procedures_agree']}/{totals['procedures']}; "
+                f"code publics: {totals['publics_agree']}/{totals['publics']}")
+    report.note(f"FrameData rows as STACK WIN: {totals['fpo_agree']}/{totals['fpo_rows']}")
+    report.note(f"x64 unwind states agreeing with the unwind codes: "
+                f"{totals['unwind_agree']}/{totals['unwind_states']}")
+    if not totals["addresses"] or not totals["fpo_rows"] or not totals["unwind_states"]:
+        report.fail("a check saw nothing to check")
+    report.finish()
+
+
+if __name__ == "__main__":
+    main()
