@@ -109,6 +109,11 @@ std::unique_ptr<ElfImage> prepareDwarfSections(const ElfImage& image, unsigned t
       warnings.push_back(error);
       return nullptr;
     }
+  // The compressed bytes are read once, here: most of a compressed debug
+  // file, mapped and resident until the dump ends, unless dropped.
+  for (size_t k = 0; k < plan.size(); ++k)
+    if (decompressors[k])
+      image.dropPages(sections[plan[k].index].offset, sections[plan[k].index].size);
   auto inflated = ElfImage::fromBuffer(std::move(rewritten->buffer), image.path());
   if (!inflated) {
     warnings.push_back(llvm::toString(inflated.takeError()));

@@ -77,8 +77,8 @@ void distributeLines(const std::vector<SourceLine>& records, const std::vector<O
 
 class Extractor {
 public:
-  Extractor(const ExtractOptions& options, std::vector<std::string>& warnings)
-      : options_(options), warnings_(warnings), namer_(options.supplementary),
+  Extractor(const ExtractOptions& options, std::vector<std::string>& warnings, UnitPins* pins)
+      : options_(options), warnings_(warnings), namer_(options.supplementary, pins),
         breakpad_namer_(options.supplementary, options.forward_references) {}
 
   UnitSymbols run(DWARFContext& context, DWARFUnit& unit) {
@@ -229,8 +229,8 @@ private:
 } // namespace
 
 UnitSymbols extractUnit(DWARFContext& context, DWARFUnit& unit, const ExtractOptions& options,
-                        std::vector<std::string>& warnings) {
-  return Extractor(options, warnings).run(context, unit);
+                        std::vector<std::string>& warnings, UnitPins* pins) {
+  return Extractor(options, warnings, pins).run(context, unit);
 }
 
 } // namespace dumpsyms
