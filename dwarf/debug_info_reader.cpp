@@ -1,6 +1,7 @@
 #include "dwarf/debug_info_reader.h"
 
 #include "dwarf/section_inflation.h"
+#include "dwarf/section_release.h"
 #include "dwarf/unit_header_repair.h"
 #include "dwarf/unit_residency.h"
 
@@ -11,6 +12,7 @@
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -36,6 +38,9 @@ struct PreparedUnits {
   bool sound = true;
   // Set when the walk parses DIEs on demand: the units it may parse.
   std::unique_ptr<UnitResidency> residency;
+  // No DIE refers into another unit: each unit's bytes are dead once it
+  // is extracted.
+  bool self_contained = false;
 };
 
 PreparedUnits prepareUnits(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
@@ -68,6 +73,7 @@ PreparedUnits prepareUnits(DWARFContext& context, const std::vector<DWARFUnit*>&
   bool on_demand = !keep_all && prepared.sound && all.size() == own_units;
   if (on_demand) {
     prepared.residency = std::make_unique<UnitResidency>(all);
+    prepared.self_contained = !mayReferAcrossUnits(all);
     return prepared;
   }
   auto extract = [](DWARFUnit* unit) { unit->getUnitDIE(false); };
@@ -196,12 +202,35 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
       ++line_table_users[*line_table_of[i]];
   }
 
+  // Results go to the builder in unit order as soon as every unit before
+  // them is done, rather than after the walk: the builder interns each
+  // unit's file and inline-origin names, which units repeat many times over.
+  std::mutex handoff_mutex;
+  std::vector<char> extracted(units.size());
+  size_t next_to_add = 0;
+  auto handOff = [&](size_t i) {
+    std::lock_guard<std::mutex> lock(handoff_mutex);
+    extracted[i] = 1;
+    for (; next_to_add < units.size() && extracted[next_to_add]; ++next_to_add) {
+      builder.addUnit(std::move(results[next_to_add]));
+      results[next_to_add] = UnitSymbols();
+    }
+  };
+
   auto extract = [&](size_t i) {
-    UnitPins pins(prepared_units.residency.get());
-    pins.hold(*units[i], /*referenced=*/false);
-    results[i] = extractUnit(*context, *units[i], unit_options, warnings[i], &pins);
-    if (line_table_of[i] && line_table_users[*line_table_of[i]] == 1)
-      context->clearLineTableForUnit(units[i]);
+    {
+      UnitPins pins(prepared_units.residency.get());
+      pins.hold(*units[i], /*referenced=*/false);
+      results[i] = extractUnit(*context, *units[i], unit_options, warnings[i], &pins);
+      if (line_table_of[i] && line_table_users[*line_table_of[i]] == 1)
+        context->clearLineTableForUnit(units[i]);
+    }
+    if (prepared_units.self_contained) {
+      const std::optional<uint64_t>& table = line_table_of[i];
+      bool own_table = table && line_table_users[*table] == 1;
+      releaseUnitBytes(*context, *units[i], own_table ? &*table : nullptr);
+    }
+    handOff(i);
     size_t finished = ++done;
     if (options.progress)
       options.progress(finished, units.size());
@@ -217,11 +246,9 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     pool.wait();
   }
 
-  for (size_t i = 0; i < units.size(); ++i) {
+  for (size_t i = 0; i < units.size(); ++i)
     for (std::string& warning : warnings[i])
       diagnostics.warn(image.path() + ": " + warning);
-    builder.addUnit(std::move(results[i]));
-  }
   return units.size();
 }
 
