@@ -7,8 +7,12 @@ namespace dumpsyms {
 
 namespace {
 
-// How many referenced units stay parsed after their last holder lets go.
-constexpr size_t kRetainedUnits = 8;
+// How many DIEs referenced units may keep parsed after their last holder
+// lets go (24 bytes each). LTO output refers from every unit into a few
+// that hold the abstract origins: parsing those again for each referrer
+// doubled the CPU time on python3.11's debug file when only the last 8
+// such units were kept; 2M DIEs keep all of its referenced units.
+constexpr size_t kRetainedDies = size_t(2) << 20;
 
 // LLVM 19 declares DWARFUnit::clearDIEs private (LLVM 20 makes it public
 // for GSYM, which frees units the same way). An explicit instantiation may
@@ -49,6 +53,7 @@ void UnitResidency::acquire(llvm::DWARFUnit& unit, bool referenced) {
     state->referenced |= referenced;
     if (state->retained) {
       retained_.remove(&unit);
+      retained_dies_ -= state->dies;
       state->retained = false;
     }
   }
@@ -57,6 +62,7 @@ void UnitResidency::acquire(llvm::DWARFUnit& unit, bool referenced) {
   std::lock_guard<std::mutex> parse(state->parse_mutex);
   if (!state->parsed) {
     unit.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
+    state->dies = unit.getNumDIEs();
     state->parsed = true;
   }
 }
@@ -79,11 +85,13 @@ void UnitResidency::release(llvm::DWARFUnit& unit) {
     return;
   }
   retained_.push_front(&unit);
+  retained_dies_ += state->dies;
   state->retained = true;
-  while (retained_.size() > kRetainedUnits) {
+  while (retained_dies_ > kRetainedDies && !retained_.empty()) {
     llvm::DWARFUnit* oldest = retained_.back();
     retained_.pop_back();
     State* victim = find(*oldest);
+    retained_dies_ -= victim->dies;
     victim->retained = false;
     free(*oldest, *victim);
   }

@@ -39,6 +39,7 @@ private:
   struct State {
     std::mutex parse_mutex; // held while parsing and freeing
     bool parsed = false;    // under parse_mutex
+    size_t dies = 0;        // when parsed
     unsigned holders = 0;   // the rest under mutex_
     bool referenced = false;
     bool retained = false;
@@ -48,10 +49,11 @@ private:
 
   std::unordered_map<const llvm::DWARFUnit*, std::unique_ptr<State>> states_;
   std::mutex mutex_;
-  // Referenced units nobody holds, most recently released first: a unit
-  // many others refer to (dwz partial units, LTO abstract origins) is not
-  // parsed again for each of them.
+  // Referenced units nobody holds, most recently released first, up to a
+  // budget of DIEs: a unit many others refer to (dwz partial units, LTO
+  // abstract origins) is not parsed again for each of them.
   std::list<llvm::DWARFUnit*> retained_;
+  size_t retained_dies_ = 0;
 };
 
 // The units one extraction holds, released together when it ends, so that
