@@ -14,10 +14,10 @@ namespace {
 // such units were kept; 2M DIEs keep all of its referenced units.
 constexpr size_t kRetainedDies = size_t(2) << 20;
 
-// LLVM 19 declares DWARFUnit::clearDIEs private (LLVM 20 makes it public
-// for GSYM, which frees units the same way). An explicit instantiation may
-// name a private member ([temp.spec.general]/6), and the friend it defines
-// hands the member pointer out.
+// LLVM 19 declares DWARFUnit::clearDIEs, which frees a unit's DIE array,
+// private. An explicit instantiation may name a private member
+// ([temp.spec.general]/6), and the friend it defines hands the member
+// pointer out.
 using ClearDies = void (llvm::DWARFUnit::*)(bool);
 ClearDies clearDiesMember();
 template <ClearDies member> struct ClearDiesAccess {
