@@ -1,7 +1,9 @@
 #include "dwarf/debug_info_reader.h"
 
 #include "dwarf/section_inflation.h"
+#include "dwarf/section_release.h"
 #include "dwarf/unit_header_repair.h"
+#include "dwarf/unit_residency.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,6 +12,7 @@
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -19,26 +22,40 @@ using namespace llvm;
 
 namespace {
 
-// LLVM 19's DWARF parser is not thread-safe while it parses: DIE extraction
-// and abbreviation tables fill caches without locks, and a reference into
-// another unit parses that unit. So every unit (type units and split-DWARF
-// units too) is parsed before the parallel walk, which then only reads.
-// Abbreviations and .dwo loading go one unit at a time; DIE extraction,
-// which touches only its own unit, in parallel.
-// Returns false when some unit's abbreviations cannot be read: LLVM would
-// then retry parsing them, filling a shared table, from whichever thread
-// touches that unit (also through a reference from another unit). Such
-// input is read on one thread.
-bool extractAllDies(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
-                    const ExtractOptions& options, unsigned threads) {
+// LLVM 19's DWARF parser is not thread-safe while it parses: abbreviation
+// tables, .dwo loading and the lookup of a unit's bases fill shared caches
+// without locks, and a reference into another unit parses that unit. So
+// those are done here, one unit at a time, before the parallel walk: every
+// unit's abbreviations and unit DIE, and the split units. Then either the
+// walk parses and frees each unit's DIEs as it goes (`UnitResidency`, which
+// also takes the units references lead into), or, when `keep_all` or when
+// the input needs it, all DIEs are parsed here and kept.
+struct PreparedUnits {
+  // False when some unit's abbreviations cannot be read: LLVM would then
+  // retry parsing them, filling a shared table, from whichever thread
+  // touches that unit (also through a reference from another unit). Such
+  // input is read on one thread.
+  bool sound = true;
+  // Set when the walk parses DIEs on demand: the units it may parse.
+  std::unique_ptr<UnitResidency> residency;
+  // No DIE refers into another unit: each unit's bytes are dead once it
+  // is extracted.
+  bool self_contained = false;
+};
+
+PreparedUnits prepareUnits(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
+                           const ExtractOptions& options, unsigned threads, bool keep_all) {
+  PreparedUnits prepared;
   std::vector<DWARFUnit*> all;
   for (const auto& unit : context.info_section_units())
     all.push_back(unit.get());
   for (const auto& unit : context.types_section_units())
     all.push_back(unit.get());
-  bool sound = true;
-  for (DWARFUnit* unit : all)
-    sound &= unit->getAbbreviations() != nullptr;
+  for (DWARFUnit* unit : all) {
+    prepared.sound &= unit->getAbbreviations() != nullptr;
+    unit->getUnitDIE(true);
+  }
+  size_t own_units = all.size();
   for (DWARFUnit* unit : compile_units) {
     DWARFDie unit_die = unit->getUnitDIE(true);
     if (!unit_die || !unit_die.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}))
@@ -46,21 +63,30 @@ bool extractAllDies(DWARFContext& context, const std::vector<DWARFUnit*>& compil
     std::string location = options.locate_dwo ? options.locate_dwo(*unit) : std::string();
     DWARFDie split = unit->getNonSkeletonUnitDIE(true, location);
     if (split && split.getDwarfUnit() != unit) {
-      sound &= split.getDwarfUnit()->getAbbreviations() != nullptr;
+      prepared.sound &= split.getDwarfUnit()->getAbbreviations() != nullptr;
       all.push_back(split.getDwarfUnit());
     }
   }
+  // Split units live in contexts of their own, which references from them
+  // would parse: those files are read the old way (their DIEs are in the
+  // .dwo files, not in this file's peak).
+  bool on_demand = !keep_all && prepared.sound && all.size() == own_units;
+  if (on_demand) {
+    prepared.residency = std::make_unique<UnitResidency>(all);
+    prepared.self_contained = !mayReferAcrossUnits(all);
+    return prepared;
+  }
   auto extract = [](DWARFUnit* unit) { unit->getUnitDIE(false); };
-  if (threads <= 1 || !sound) {
+  if (threads <= 1 || !prepared.sound) {
     for (DWARFUnit* unit : all)
       extract(unit);
-    return sound;
+    return prepared;
   }
   DefaultThreadPool pool(hardware_concurrency(threads));
   for (DWARFUnit* unit : all)
     pool.async([unit, &extract] { extract(unit); });
   pool.wait();
-  return true;
+  return prepared;
 }
 
 // True when the units LLVM found reach the end of .debug_info: it stops
@@ -109,7 +135,11 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   std::vector<DWARFUnit*> units;
   for (const auto& unit : context->compile_units())
     units.push_back(unit.get());
-  if (!extractAllDies(*context, units, options.extract, threads)) {
+  // Breakpad's spelling matches DIEs across units by address
+  // (`ForwardReferences`), so it keeps every unit's DIEs.
+  PreparedUnits prepared_units = prepareUnits(*context, units, options.extract, threads,
+                                              options.extract.names == NameStyle::Breakpad);
+  if (!prepared_units.sound) {
     diagnostics.warn(
         image.path() +
         ": some units' abbreviations are unreadable (corrupt input): read on one thread");
@@ -132,7 +162,9 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
       std::vector<DWARFUnit*> shared;
       for (const auto& unit : supplementary_context->compile_units())
         shared.push_back(unit.get());
-      if (!extractAllDies(*supplementary_context, shared, {}, threads))
+      // The supplementary file's units are reached only through references,
+      // from any worker: all parsed up front.
+      if (!prepareUnits(*supplementary_context, shared, {}, threads, /*keep_all=*/true).sound)
         threads = 1;
       supplementary.context = supplementary_context.get();
       auto strings = supplementary_image->sectionBytes(".debug_str");
@@ -170,10 +202,35 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
       ++line_table_users[*line_table_of[i]];
   }
 
+  // Results go to the builder in unit order as soon as every unit before
+  // them is done, rather than after the walk: the builder interns each
+  // unit's file and inline-origin names, which units repeat many times over.
+  std::mutex handoff_mutex;
+  std::vector<char> extracted(units.size());
+  size_t next_to_add = 0;
+  auto handOff = [&](size_t i) {
+    std::lock_guard<std::mutex> lock(handoff_mutex);
+    extracted[i] = 1;
+    for (; next_to_add < units.size() && extracted[next_to_add]; ++next_to_add) {
+      builder.addUnit(std::move(results[next_to_add]));
+      results[next_to_add] = UnitSymbols();
+    }
+  };
+
   auto extract = [&](size_t i) {
-    results[i] = extractUnit(*context, *units[i], unit_options, warnings[i]);
-    if (line_table_of[i] && line_table_users[*line_table_of[i]] == 1)
-      context->clearLineTableForUnit(units[i]);
+    {
+      UnitPins pins(prepared_units.residency.get());
+      pins.hold(*units[i], /*referenced=*/false);
+      results[i] = extractUnit(*context, *units[i], unit_options, warnings[i], &pins);
+      if (line_table_of[i] && line_table_users[*line_table_of[i]] == 1)
+        context->clearLineTableForUnit(units[i]);
+    }
+    if (prepared_units.self_contained) {
+      const std::optional<uint64_t>& table = line_table_of[i];
+      bool own_table = table && line_table_users[*table] == 1;
+      releaseUnitBytes(*context, *units[i], own_table ? &*table : nullptr);
+    }
+    handOff(i);
     size_t finished = ++done;
     if (options.progress)
       options.progress(finished, units.size());
@@ -189,11 +246,9 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     pool.wait();
   }
 
-  for (size_t i = 0; i < units.size(); ++i) {
+  for (size_t i = 0; i < units.size(); ++i)
     for (std::string& warning : warnings[i])
       diagnostics.warn(image.path() + ": " + warning);
-    builder.addUnit(std::move(results[i]));
-  }
   return units.size();
 }
 

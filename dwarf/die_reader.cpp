@@ -1,6 +1,9 @@
 #include "dwarf/die_reader.h"
 
+#include "dwarf/unit_residency.h"
+
 #include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/DebugInfo/DWARF/DWARFTypeUnit.h>
 #include <llvm/DebugInfo/DWARF/DWARFUnit.h>
 
 namespace dumpsyms {
@@ -19,8 +22,22 @@ DWARFDie DieReader::referenced(DWARFDie die, dwarf::Attribute attribute) const {
       return {};
     return supplementary_->context->getDIEForOffset(value->getRawUValue());
   default:
-    return die.getAttributeValueAsReferencedDie(*value);
+    break;
   }
+  // LLVM parses the target unit's DIEs when it follows the reference, which
+  // is safe only while this worker holds that unit: take it first.
+  if (pins_) {
+    DWARFUnit* unit = die.getDwarfUnit();
+    DWARFUnit* target = nullptr;
+    if (auto offset = value->getAsDebugInfoReference())
+      target = unit->getUnitVector().getUnitForOffset(*offset);
+    else if (auto signature = value->getAsSignatureReference())
+      target =
+          unit->getContext().getTypeUnitForHash(unit->getVersion(), *signature, unit->isDWOUnit());
+    if (target && target != unit)
+      pins_->hold(*target, /*referenced=*/true);
+  }
+  return die.getAttributeValueAsReferencedDie(*value);
 }
 
 const char* DieReader::string(DWARFDie die,

@@ -19,9 +19,14 @@ struct SupplementaryDwarf {
   llvm::StringRef strings; // its .debug_str
 };
 
+class UnitPins;
+
 class DieReader {
 public:
-  explicit DieReader(const SupplementaryDwarf* supplementary) : supplementary_(supplementary) {}
+  // `pins`, when units are parsed on demand: a reference into another unit
+  // holds that unit's DIEs for as long as `pins` lives.
+  explicit DieReader(const SupplementaryDwarf* supplementary, UnitPins* pins = nullptr)
+      : supplementary_(supplementary), pins_(pins) {}
 
   // The DIE `attribute` refers to, in this file or the supplementary one;
   // an invalid DIE when there is none.
@@ -33,6 +38,7 @@ public:
 
 private:
   const SupplementaryDwarf* supplementary_;
+  UnitPins* pins_;
 };
 
 // The DW_AT_language of the unit `die` belongs to.

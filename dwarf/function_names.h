@@ -15,8 +15,9 @@ namespace dumpsyms {
 // Not thread-safe: each worker owns one.
 class FunctionNamer {
 public:
-  explicit FunctionNamer(const SupplementaryDwarf* supplementary = nullptr)
-      : reader_(supplementary) {}
+  explicit FunctionNamer(const SupplementaryDwarf* supplementary = nullptr,
+                         UnitPins* pins = nullptr)
+      : reader_(supplementary, pins) {}
 
   // The demangled linkage name where the DIE (or a DIE it refers to through
   // DW_AT_specification / DW_AT_abstract_origin) has one; otherwise the name

@@ -1,5 +1,6 @@
 #include "dwarf/section_inflation.h"
 
+#include "dwarf/chunked_inflate.h"
 #include "object/section_rewriter.h"
 
 #include <cstring>
@@ -90,6 +91,16 @@ std::unique_ptr<ElfImage> prepareDwarfSections(const ElfImage& image, unsigned t
         std::memcpy(out.data(), image.bytes().data() + section.offset, out.size());
       return;
     }
+    // The compressed bytes read so far leave memory as inflation goes on.
+    const ElfSection& section = sections[plan[k].index];
+    uint64_t released = 0;
+    auto consumed = [&](uint64_t bytes) {
+      image.dropPages(section.offset + released, bytes - released);
+      released = bytes;
+    };
+    if (inflateInChunks(image.bytes().substr(section.offset, section.size), image.is64Bit(),
+                        image.isLittleEndian(), out, consumed))
+      return;
     if (llvm::Error error =
             decompressors[k]->decompress({reinterpret_cast<uint8_t*>(out.data()), out.size()}))
       errors[k] = image.path() + ": cannot inflate section '" + sections[plan[k].index].name +
@@ -109,6 +120,11 @@ std::unique_ptr<ElfImage> prepareDwarfSections(const ElfImage& image, unsigned t
       warnings.push_back(error);
       return nullptr;
     }
+  // The compressed bytes are read once, here: most of a compressed debug
+  // file, mapped and resident until the dump ends, unless dropped.
+  for (size_t k = 0; k < plan.size(); ++k)
+    if (decompressors[k])
+      image.dropPages(sections[plan[k].index].offset, sections[plan[k].index].size);
   auto inflated = ElfImage::fromBuffer(std::move(rewritten->buffer), image.path());
   if (!inflated) {
     warnings.push_back(llvm::toString(inflated.takeError()));

@@ -77,8 +77,8 @@ void distributeLines(const std::vector<SourceLine>& records, const std::vector<O
 
 class Extractor {
 public:
-  Extractor(const ExtractOptions& options, std::vector<std::string>& warnings)
-      : options_(options), warnings_(warnings), namer_(options.supplementary),
+  Extractor(const ExtractOptions& options, std::vector<std::string>& warnings, UnitPins* pins)
+      : options_(options), warnings_(warnings), namer_(options.supplementary, pins),
         breakpad_namer_(options.supplementary, options.forward_references) {}
 
   UnitSymbols run(DWARFContext& context, DWARFUnit& unit) {
@@ -141,10 +141,25 @@ public:
 
     out.files = paths.release();
     out.origins = std::move(origins_);
+    releaseSpareCapacity(out);
     return out;
   }
 
 private:
+  // The vectors grew one push_back at a time, up to twice what they hold;
+  // every unit's stay until the dump is written.
+  static void releaseSpareCapacity(UnitSymbols& symbols) {
+    for (Function& function : symbols.functions) {
+      function.ranges.shrink_to_fit();
+      function.lines.shrink_to_fit();
+      function.inlines.shrink_to_fit();
+      for (InlineCall& call : function.inlines)
+        call.ranges.shrink_to_fit();
+    }
+    symbols.functions.shrink_to_fit();
+    symbols.unclaimed_lines.shrink_to_fit();
+  }
+
   void warn(DWARFUnit& unit, const std::string& message) {
     warnings_.push_back("unit at offset 0x" + utohexstr(unit.getOffset()) + ": " + message);
   }
@@ -229,8 +244,8 @@ private:
 } // namespace
 
 UnitSymbols extractUnit(DWARFContext& context, DWARFUnit& unit, const ExtractOptions& options,
-                        std::vector<std::string>& warnings) {
-  return Extractor(options, warnings).run(context, unit);
+                        std::vector<std::string>& warnings, UnitPins* pins) {
+  return Extractor(options, warnings, pins).run(context, unit);
 }
 
 } // namespace dumpsyms

@@ -35,9 +35,15 @@ struct ExtractOptions {
   std::function<std::string(llvm::DWARFUnit& skeleton)> locate_dwo;
 };
 
+class UnitPins;
+
 // Safe to call for different units at the same time when `context` was
-// created thread-safe. Problems go to `warnings`, each naming the unit.
+// created thread-safe and every unit's DIEs are parsed, or `pins` holds
+// `unit` and takes each other unit a reference leads into (LLVM's parser
+// is not thread-safe on the same unit). Problems go to `warnings`, each
+// naming the unit.
 UnitSymbols extractUnit(llvm::DWARFContext& context, llvm::DWARFUnit& unit,
-                        const ExtractOptions& options, std::vector<std::string>& warnings);
+                        const ExtractOptions& options, std::vector<std::string>& warnings,
+                        UnitPins* pins = nullptr);
 
 } // namespace dumpsyms

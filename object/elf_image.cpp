@@ -2,9 +2,12 @@
 
 #include "object/legacy_zdebug.h"
 
+#include <algorithm>
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/Decompressor.h>
 #include <llvm/Object/ELF.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace dumpsyms {
 
@@ -76,6 +79,20 @@ Expected<std::unique_ptr<ElfImage>> ElfImage::open(const std::string& path) {
   if (!buffer)
     return fileError(path, "cannot read: " + buffer.getError().message());
   return fromBuffer(std::move(*buffer), path);
+}
+
+void ElfImage::dropPages(uint64_t offset, uint64_t size) const {
+  if (buffer_->getBufferKind() != MemoryBuffer::MemoryBuffer_MMap || offset >= bytes().size())
+    return;
+  size = std::min<uint64_t>(size, bytes().size() - offset);
+  // Only whole pages inside the range: their neighbours may still be read.
+  uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t start = reinterpret_cast<uintptr_t>(bytes().data()) + offset;
+  uintptr_t end = start + size;
+  start = (start + page - 1) & ~(page - 1);
+  end &= ~(page - 1);
+  if (end > start)
+    madvise(reinterpret_cast<void*>(start), end - start, MADV_DONTNEED);
 }
 
 Expected<std::unique_ptr<ElfImage>> ElfImage::fromBuffer(std::unique_ptr<MemoryBuffer> buffer,

@@ -70,6 +70,12 @@ public:
   // which then do not stay in memory.
   llvm::Expected<std::optional<std::string>> sectionCopy(const ElfSection& section) const;
 
+  // Bytes this process will not read for a while: when the file is mapped,
+  // their pages leave the resident set (the kernel reads them again from
+  // the file if they are touched). Nothing happens to bytes in memory we
+  // own, whose contents would be lost.
+  void dropPages(uint64_t offset, uint64_t size) const;
+
   // The p_vaddr of the first PT_LOAD segment (0 without one): addresses in a
   // symbol file are relative to it.
   uint64_t loadAddress() const;
