@@ -19,14 +19,7 @@ llvm::Expected<LoadedSymbols> loadSymbols(const SymbolSourceQuery& query) {
       return fileError(query.path, "is a symbol store: say which module with --module NAME");
     std::string id = query.id;
     if (id.empty()) {
-      llvm::SmallString<256> dir(query.path);
-      llvm::sys::path::append(dir, query.module);
-      std::vector<std::string> ids;
-      std::error_code error;
-      for (llvm::sys::fs::directory_iterator it(dir, error), end; it != end && !error;
-           it.increment(error))
-        ids.push_back(llvm::sys::path::filename(it->path()).str());
-      std::sort(ids.begin(), ids.end());
+      std::vector<std::string> ids = storedDebugIds(query.path, query.module);
       if (ids.empty())
         return fileError(query.path, "holds no module named " + query.module);
       if (ids.size() > 1) {

@@ -1,6 +1,7 @@
 #include "stackwalk/store_modules.h"
 
 #include "store/layout.h"
+#include "store/store_listing.h"
 #include "symbol_writer/text_reader.h"
 
 #include <algorithm>
@@ -40,21 +41,13 @@ const std::map<std::string, std::string>& StoreModules::pathsById() {
   if (by_id_)
     return *by_id_;
   by_id_ = std::make_unique<std::map<std::string, std::string>>();
-  std::error_code error;
-  for (llvm::sys::fs::directory_iterator name(store_, error), end; name != end && !error;
-       name.increment(error)) {
-    std::string module = llvm::sys::path::filename(name->path()).str();
-    if (module.empty() || module[0] == '.')
-      continue;
-    std::error_code inner;
-    for (llvm::sys::fs::directory_iterator id(name->path(), inner), stop; id != stop && !inner;
-         id.increment(inner)) {
-      std::string debug_id = llvm::sys::path::filename(id->path()).str();
-      std::string path = symbolFilePath(store_, module, debug_id);
-      if (llvm::sys::fs::exists(path))
-        by_id_->emplace(debug_id, path); // first name in directory order of a sorted map
-    }
+  auto listing = listStore(store_);
+  if (!listing) {
+    llvm::consumeError(listing.takeError());
+    return *by_id_;
   }
+  for (const StoredSymbolFile& file : listing->files) // sorted: the first name wins
+    by_id_->emplace(file.debug_id, file.path);
   return *by_id_;
 }
 
@@ -76,13 +69,7 @@ const ModuleSymbols* StoreModules::find(const std::string& name, const std::stri
     how = "id under another name";
   } else if (!name.empty()) {
     // The dump did not hold the build-id: a name with one build only.
-    llvm::SmallString<256> dir(store_);
-    llvm::sys::path::append(dir, name);
-    std::vector<std::string> ids;
-    std::error_code error;
-    for (llvm::sys::fs::directory_iterator it(dir, error), end; it != end && !error;
-         it.increment(error))
-      ids.push_back(llvm::sys::path::filename(it->path()).str());
+    std::vector<std::string> ids = storedDebugIds(store_, name);
     if (ids.size() != 1) {
       problem = ids.empty() ? "no symbols for " + name + " in the store"
                             : "the core lacks " + name + "'s build-id and the store holds " +

@@ -1,7 +1,9 @@
 #include "store/layout.h"
 
+#include <algorithm>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
 namespace dumpsyms {
@@ -18,6 +20,19 @@ std::string symbolFilePath(const std::string& store_root, const std::string& deb
   llvm::SmallString<256> path(store_root);
   llvm::sys::path::append(path, symbolFileRelativePath(debug_file, debug_id));
   return std::string(path);
+}
+
+std::vector<std::string> storedDebugIds(const std::string& store_root,
+                                        const std::string& debug_file) {
+  llvm::SmallString<256> dir(store_root);
+  llvm::sys::path::append(dir, debug_file);
+  std::vector<std::string> ids;
+  std::error_code error;
+  for (llvm::sys::fs::directory_iterator it(dir, error), end; it != end && !error;
+       it.increment(error))
+    ids.push_back(llvm::sys::path::filename(it->path()).str());
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 } // namespace dumpsyms

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -15,5 +16,10 @@ std::string symbolFileRelativePath(const std::string& debug_file, const std::str
 // The same under `store_root`.
 std::string symbolFilePath(const std::string& store_root, const std::string& debug_file,
                            const std::string& debug_id);
+
+// The debug ids the store holds a build of `debug_file` under, sorted;
+// empty when it holds none.
+std::vector<std::string> storedDebugIds(const std::string& store_root,
+                                        const std::string& debug_file);
 
 } // namespace dumpsyms
