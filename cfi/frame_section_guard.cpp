@@ -1,18 +1,15 @@
 #include "cfi/frame_section_guard.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/DataExtractor.h>
 #include <set>
 
 namespace dumpsyms {
 
 FramePrefix wellLinkedFramePrefix(llvm::StringRef bytes, bool is_eh_frame, bool little_endian) {
-  auto word = [&](uint64_t at, unsigned size) {
-    uint64_t value = 0;
-    for (unsigned i = 0; i < size; ++i)
-      value |= uint64_t(static_cast<uint8_t>(bytes[at + i]))
-               << (8 * (little_endian ? i : size - 1 - i));
-    return value;
-  };
+  // (Every read below is within the section: checked before it is made.)
+  llvm::DataExtractor data(bytes, little_endian, 8);
+  auto word = [&](uint64_t at, unsigned size) { return data.getUnsigned(&at, size); };
   auto hex = [](uint64_t value) { return llvm::utohexstr(value); };
   std::set<uint64_t> cies;
   uint64_t offset = 0;
