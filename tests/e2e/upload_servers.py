@@ -798,9 +798,18 @@ class Nginx:
         return False
 
     def log(self):
-        """[(method, uri, status, request_length)] in the order served."""
+        """[(method, uri, status, request_length)] in the order served, once
+        the log has settled: nginx writes a request's line after sending its
+        response, so a client that has all its answers can be ahead of it."""
         out = []
         path = os.path.join(self.prefix, "logs", "access.log")
+        size, deadline = -1, time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            now = os.path.getsize(path) if os.path.exists(path) else 0
+            if now == size:
+                break
+            size = now
+            time.sleep(0.1)
         if not os.path.exists(path):
             return out
         with open(path, errors="replace") as fh:
