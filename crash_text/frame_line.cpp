@@ -52,18 +52,14 @@ std::optional<FrameLine> parseFrameLine(llvm::StringRef text) {
     frame.address = hexValue(m[4]);
     return frame;
   }
-  if (std::regex_match(line, m, solarisFrame())) {
+  if (std::regex_match(line, m, solarisFrame()) || std::regex_match(line, m, solarisStackFrame())) {
     frame.module = m[1];
     frame.symbol = m[2];
     frame.symbol_offset = hexValue(m[3]);
-    if (m[4].matched)
+    // (printstack's pc; the second form has no such group, and a group
+    // past the last reads as unmatched)
+    if (m.size() > 4 && m[4].matched)
       frame.address = hexValue(m[4]);
-    return frame;
-  }
-  if (std::regex_match(line, m, solarisStackFrame())) {
-    frame.module = m[1];
-    frame.symbol = m[2];
-    frame.symbol_offset = hexValue(m[3]);
     return frame;
   }
   if (std::regex_match(line, m, moduleOffsetFrame())) {
