@@ -58,6 +58,7 @@ WriteOptions writeOptions(const Options& options) {
   write.header_only = options.header_only;
   write.absolute_addresses = options.absolute_addresses;
   write.include_cfi = !options.no_cfi;
+  write.threads = options.jobs;
   return write;
 }
 
@@ -95,6 +96,11 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   ModuleBuilder builder(std::move(*header));
   builder.setLoadedRanges(binary.loadedRanges());
 
+  // The debug file's compressed sections inflate while the symbols are read.
+  StartedDebugInfo dwarf_started;
+  if (debug_image.hasDebugInfo())
+    dwarf_started = startDebugInfo(debug_image, options.jobs);
+
   // Symbols: the debug file keeps the full .symtab a stripped binary lost;
   // MiniDebugInfo adds the functions .dynsym lacks.
   std::vector<CodeSymbol> symbols = readCodeSymbols(
@@ -122,7 +128,7 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
     progress.update("compile units", done, total);
   };
   if (debug_image.hasDebugInfo())
-    readDebugInfo(debug_image, dwarf_options, builder, diagnostics);
+    readDebugInfo(debug_image, dwarf_options, builder, diagnostics, std::move(dwarf_started));
 
   for (CodeSymbol& symbol : symbols)
     builder.addCodeSymbol(std::move(symbol));
@@ -140,6 +146,7 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   BuildOptions build_options;
   build_options.mark_multiple = options.mark_multiple;
   build_options.keep_inlines = options.inlines;
+  build_options.threads = options.jobs;
   BuildStats stats;
   Module module = std::move(builder).finish(build_options, stats);
   std::vector<PathPrefixMapping> prefix_map;

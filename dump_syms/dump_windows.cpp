@@ -270,6 +270,7 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
   BuildOptions build_options;
   build_options.mark_multiple = options.mark_multiple;
   build_options.keep_inlines = options.inlines;
+  build_options.threads = options.jobs;
   BuildStats stats;
   Module module = std::move(builder).finish(build_options, stats);
   if (!options.no_cfi) {

@@ -10,13 +10,13 @@ namespace dumpsyms {
 
 namespace {
 
-// Input read between two calls to `consumed`.
+// Input read between two progress calls.
 constexpr size_t kChunk = size_t(4) << 20;
 // zlib counts in 32-bit units.
 constexpr size_t kMaxZlibStep = size_t(1) << 30;
 
 bool inflateZlib(llvm::StringRef input, size_t header, llvm::MutableArrayRef<char> out,
-                 const std::function<void(uint64_t)>& consumed) {
+                 const InflateProgress& progress) {
   z_stream stream{};
   if (inflateInit(&stream) != Z_OK)
     return false;
@@ -42,7 +42,7 @@ bool inflateZlib(llvm::StringRef input, size_t header, llvm::MutableArrayRef<cha
     result = inflate(&stream, Z_NO_FLUSH);
     if (result != Z_OK && result != Z_STREAM_END)
       break;
-    consumed(header + in - stream.avail_in);
+    progress(header + in - stream.avail_in, stream.total_out);
   }
   bool complete = result == Z_STREAM_END && stream.avail_in == 0 && in == input.size() &&
                   stream.total_out == out.size();
@@ -51,7 +51,7 @@ bool inflateZlib(llvm::StringRef input, size_t header, llvm::MutableArrayRef<cha
 }
 
 bool inflateZstd(llvm::StringRef input, size_t header, llvm::MutableArrayRef<char> out,
-                 const std::function<void(uint64_t)>& consumed) {
+                 const InflateProgress& progress) {
   ZSTD_DCtx* context = ZSTD_createDCtx();
   if (!context)
     return false;
@@ -71,7 +71,7 @@ bool inflateZstd(llvm::StringRef input, size_t header, llvm::MutableArrayRef<cha
       }
     }
     in += step;
-    consumed(header + in);
+    progress(header + in, target.pos);
   }
   ZSTD_freeDCtx(context);
   // ZSTD_decompress, which LLVM calls, takes concatenated frames as well;
@@ -82,8 +82,7 @@ bool inflateZstd(llvm::StringRef input, size_t header, llvm::MutableArrayRef<cha
 } // namespace
 
 bool inflateInChunks(llvm::StringRef section, bool is_64_bit, bool little_endian,
-                     llvm::MutableArrayRef<char> out,
-                     const std::function<void(uint64_t)>& consumed) {
+                     llvm::MutableArrayRef<char> out, const InflateProgress& progress) {
   size_t header = is_64_bit ? sizeof(llvm::ELF::Elf64_Chdr) : sizeof(llvm::ELF::Elf32_Chdr);
   if (section.size() < header)
     return false;
@@ -91,9 +90,9 @@ bool inflateInChunks(llvm::StringRef section, bool is_64_bit, bool little_endian
                                 : llvm::support::endian::read32be(section.data());
   llvm::StringRef input = section.drop_front(header);
   if (type == llvm::ELF::ELFCOMPRESS_ZLIB)
-    return inflateZlib(input, header, out, consumed);
+    return inflateZlib(input, header, out, progress);
   if (type == llvm::ELF::ELFCOMPRESS_ZSTD)
-    return inflateZstd(input, header, out, consumed);
+    return inflateZstd(input, header, out, progress);
   return false;
 }
 

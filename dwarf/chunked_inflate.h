@@ -11,14 +11,18 @@
 
 namespace dumpsyms {
 
+// Called as inflation goes on: the first `consumed` bytes of the section
+// will not be read again, and the first `produced` bytes of the output are
+// final (the decoder reads them again only within its window: the last
+// 32 KiB for zlib, up to the frame's window size for zstd).
+using InflateProgress = std::function<void(uint64_t consumed, uint64_t produced)>;
+
 // `section`: the section's bytes, compression header included; `out`:
-// exactly the inflated size its header gives. `consumed(n)`: the first n
-// bytes of `section` will not be read again. Returns false when the
+// exactly the inflated size its header gives. Returns false when the
 // section is not zlib or zstd, or is not one complete stream of exactly
 // out.size() bytes: the caller then inflates it the ordinary way, which
 // says what is wrong (`out` may hold anything by then).
 bool inflateInChunks(llvm::StringRef section, bool is_64_bit, bool little_endian,
-                     llvm::MutableArrayRef<char> out,
-                     const std::function<void(uint64_t consumed)>& consumed);
+                     llvm::MutableArrayRef<char> out, const InflateProgress& progress);
 
 } // namespace dumpsyms

@@ -1,5 +1,6 @@
 #include "dwarf/debug_info_reader.h"
 
+#include "dwarf/early_unit_walk.h"
 #include "dwarf/section_inflation.h"
 #include "dwarf/section_release.h"
 #include "dwarf/unit_header_repair.h"
@@ -43,12 +44,16 @@ struct PreparedUnits {
   bool self_contained = false;
 };
 
+// `read_before`: the units before this .debug_info offset were read
+// already (dwarf/early_unit_walk) and are left alone.
 PreparedUnits prepareUnits(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
-                           const ExtractOptions& options, unsigned threads, bool keep_all) {
+                           const ExtractOptions& options, unsigned threads, bool keep_all,
+                           uint64_t read_before = 0) {
   PreparedUnits prepared;
   std::vector<DWARFUnit*> all;
   for (const auto& unit : context.info_section_units())
-    all.push_back(unit.get());
+    if (unit->getOffset() >= read_before)
+      all.push_back(unit.get());
   for (const auto& unit : context.types_section_units())
     all.push_back(unit.get());
   for (DWARFUnit* unit : all) {
@@ -102,24 +107,69 @@ bool allUnitsParsed(DWARFContext& context) {
 
 } // namespace
 
+StartedDebugInfo::StartedDebugInfo() = default;
+StartedDebugInfo::StartedDebugInfo(StartedDebugInfo&&) = default;
+StartedDebugInfo& StartedDebugInfo::operator=(StartedDebugInfo&&) = default;
+StartedDebugInfo::~StartedDebugInfo() = default;
+
+namespace {
+
+unsigned threadCount(unsigned requested) {
+  return requested ? requested : hardware_concurrency().compute_thread_count();
+}
+
+} // namespace
+
+StartedDebugInfo startDebugInfo(const ElfImage& image, unsigned threads) {
+  StartedDebugInfo started;
+  started.started = true;
+  if (std::string section = image.implausibleCompressedSection(); !section.empty()) {
+    started.warnings.push_back(
+        image.path() + ": section '" + section +
+        "' claims an impossible inflated size: the file's DWARF is not read");
+    started.unreadable = true;
+    return started;
+  }
+  started.inflation = DwarfInflation::start(image, threadCount(threads), started.warnings);
+  return started;
+}
+
 size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, ModuleBuilder& builder,
-                     Diagnostics& diagnostics) {
+                     Diagnostics& diagnostics, StartedDebugInfo started) {
   auto report = [&](Error error) {
     diagnostics.warn(image.path() + ": " + toString(std::move(error)));
   };
-  if (std::string section = image.implausibleCompressedSection(); !section.empty()) {
-    diagnostics.warn(image.path() + ": section '" + section +
-                     "' claims an impossible inflated size: the file's DWARF is not read");
+  if (!started.started)
+    started = startDebugInfo(image, options.threads);
+  if (started.unreadable) {
+    diagnostics.warnAll(std::move(started.warnings));
     return 0;
   }
   auto open = [&](const ElfImage& source) {
     return DWARFContext::create(source.object(), DWARFContext::ProcessDebugRelocations::Process,
                                 nullptr, options.dwp_path, report, report, /*ThreadSafe=*/true);
   };
-  unsigned threads =
-      options.threads ? options.threads : hardware_concurrency().compute_thread_count();
-  std::vector<std::string> open_warnings;
-  std::unique_ptr<ElfImage> prepared = prepareDwarfSections(image, threads, open_warnings);
+  unsigned threads = threadCount(options.threads);
+  std::vector<std::string> open_warnings = std::move(started.warnings);
+  std::unique_ptr<DwarfInflation> inflation = std::move(started.inflation);
+  // While .debug_info inflates, its first units can be read (on files
+  // whose units stand alone; Breakpad's names and dwz need them all).
+  EarlyUnits early;
+  if (inflation && threads > 1 && options.extract.names == NameStyle::Llvm &&
+      options.supplementary_path.empty())
+    early = readUnitsWhileInflating(*inflation, image.isLittleEndian(), image.is64Bit() ? 8 : 4,
+                                    options.extract);
+  std::unique_ptr<ElfImage> prepared = inflation ? inflation->finish(open_warnings) : nullptr;
+  if (!prepared && !early.results.empty()) {
+    size_t dropped = early.results.size();
+    early = EarlyUnits();
+    early.dropped = dropped;
+  }
+  if (early.dropped)
+    diagnostics.note(std::to_string(early.dropped) +
+                     " compile units read while .debug_info was inflating were dropped: the "
+                     "section did not inflate as one whole stream");
+  inflation.reset();
   const ElfImage& source = prepared ? *prepared : image;
   std::unique_ptr<DWARFContext> context = open(source);
   // LLVM stops at the first unit header it cannot parse; blank the broken
@@ -132,13 +182,26 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   }
   diagnostics.warnAll(std::move(open_warnings));
 
+  // The early units end where a unit of this context starts (or at its
+  // last unit's end); anything else would be a bug, met by reading all.
+  if (early.end) {
+    bool aligned = false;
+    for (const auto& unit : context->info_section_units())
+      aligned |= unit->getOffset() == early.end || unit->getNextUnitOffset() == early.end;
+    if (!aligned)
+      early = EarlyUnits(); // (never seen: the same bytes give the same headers)
+  }
+  for (std::string& warning : early.context_warnings)
+    diagnostics.warn(image.path() + ": " + warning);
   std::vector<DWARFUnit*> units;
   for (const auto& unit : context->compile_units())
-    units.push_back(unit.get());
+    if (unit->getOffset() >= early.end)
+      units.push_back(unit.get());
   // Breakpad's spelling matches DIEs across units by address
   // (`ForwardReferences`), so it keeps every unit's DIEs.
-  PreparedUnits prepared_units = prepareUnits(*context, units, options.extract, threads,
-                                              options.extract.names == NameStyle::Breakpad);
+  PreparedUnits prepared_units =
+      prepareUnits(*context, units, options.extract, threads,
+                   options.extract.names == NameStyle::Breakpad, early.end);
   if (!prepared_units.sound) {
     diagnostics.warn(
         image.path() +
@@ -188,9 +251,17 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     unit_options.forward_references = &forward_references;
   }
 
+  // The early units' results go first, in unit order.
+  if (!early.results.empty())
+    diagnostics.note(std::to_string(early.results.size()) +
+                     " compile units read while .debug_info was still inflating");
+  for (UnitSymbols& result : early.results)
+    builder.addUnit(std::move(result));
+  size_t early_count = early.results.size();
+  early.results = {};
   std::vector<UnitSymbols> results(units.size());
   std::vector<std::vector<std::string>> warnings(units.size());
-  std::atomic<size_t> done{0};
+  std::atomic<size_t> done{early_count};
   // A unit's parsed line table is freed once the unit is done, unless
   // another unit reads the same table (dwz partial units can).
   std::map<uint64_t, unsigned> line_table_users;
@@ -233,7 +304,7 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     handOff(i);
     size_t finished = ++done;
     if (options.progress)
-      options.progress(finished, units.size());
+      options.progress(finished, early_count + units.size());
   };
 
   if (threads <= 1 || units.size() <= 1) {
@@ -246,10 +317,13 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     pool.wait();
   }
 
+  for (std::vector<std::string>& unit_warnings : early.warnings)
+    for (std::string& warning : unit_warnings)
+      diagnostics.warn(image.path() + ": " + warning);
   for (size_t i = 0; i < units.size(); ++i)
     for (std::string& warning : warnings[i])
       diagnostics.warn(image.path() + ": " + warning);
-  return units.size();
+  return early_count + units.size();
 }
 
 } // namespace dumpsyms

@@ -9,7 +9,9 @@
 
 #include <functional>
 #include <llvm/Support/Error.h>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -23,8 +25,27 @@ struct DebugInfoOptions {
   std::function<void(size_t done, size_t total)> progress;
 };
 
-// Returns the number of compile units read.
+class DwarfInflation;
+
+// The image's compressed DWARF sections inflating in the background: taken
+// before the caller reads what else it needs (the symbol table), so that
+// both go on at once.
+struct StartedDebugInfo {
+  StartedDebugInfo();
+  StartedDebugInfo(StartedDebugInfo&&);
+  StartedDebugInfo& operator=(StartedDebugInfo&&);
+  ~StartedDebugInfo();
+
+  bool started = false;
+  std::unique_ptr<DwarfInflation> inflation; // nullptr: LLVM reads the file as it is
+  std::vector<std::string> warnings;
+  bool unreadable = false; // a section claims an impossible size: nothing is read
+};
+StartedDebugInfo startDebugInfo(const ElfImage& image, unsigned threads);
+
+// Returns the number of compile units read. `started`: from
+// startDebugInfo(image, options.threads), else it starts here.
 size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, ModuleBuilder& builder,
-                     Diagnostics& diagnostics);
+                     Diagnostics& diagnostics, StartedDebugInfo started = {});
 
 } // namespace dumpsyms

@@ -46,11 +46,13 @@ bool mayReferAcrossUnits(const std::vector<DWARFUnit*>& units) {
   return false;
 }
 
-void releaseUnitBytes(DWARFContext& context, const DWARFUnit& unit, const uint64_t* line_table) {
+void releaseUnitBytes(DWARFContext& context, const DWARFUnit& unit, const uint64_t* line_table,
+                      bool keep_header) {
   StringRef info = unit.getInfoSection().Data;
   uint64_t end = std::min<uint64_t>(unit.getNextUnitOffset(), info.size());
-  if (unit.getOffset() < end)
-    releasePages(info.data() + unit.getOffset(), end - unit.getOffset());
+  uint64_t start = unit.getOffset() + (keep_header ? unit.getHeaderSize() : 0);
+  if (start < end)
+    releasePages(info.data() + start, end - start);
   if (!line_table)
     return;
   StringRef lines = context.getDWARFObj().getLineSection().Data;

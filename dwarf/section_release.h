@@ -22,8 +22,9 @@ bool mayReferAcrossUnits(const std::vector<llvm::DWARFUnit*>& units);
 // The unit's .debug_info bytes, and its line table's .debug_line bytes
 // (`line_table`, when no other unit reads that table), will not be read
 // again: the whole pages among them leave the resident set. Their contents
-// are lost when the section was inflated into memory.
+// are lost when the section was inflated into memory. `keep_header`: but
+// for the unit's header, which a context made later parses again.
 void releaseUnitBytes(llvm::DWARFContext& context, const llvm::DWARFUnit& unit,
-                      const uint64_t* line_table);
+                      const uint64_t* line_table, bool keep_header = false);
 
 } // namespace dumpsyms

@@ -25,6 +25,19 @@ template <ClearDies member> struct ClearDiesAccess {
 };
 template struct ClearDiesAccess<&llvm::DWARFUnit::clearDIEs>;
 
+// The DIE array, private too: reserved before a unit is parsed, as LLVM
+// grows it one DIE at a time (copying it a dozen times on a big unit).
+using DieArray = std::vector<llvm::DWARFDebugInfoEntry> llvm::DWARFUnit::*;
+DieArray dieArrayMember();
+template <DieArray member> struct DieArrayAccess {
+  friend DieArray dieArrayMember() { return member; }
+};
+template struct DieArrayAccess<&llvm::DWARFUnit::DieArray>;
+
+// gcc's and clang's DIEs average well over 8 bytes; a capacity never
+// touched costs address space, not memory.
+constexpr uint64_t kBytesPerDieAtLeast = 8;
+
 } // namespace
 
 void freeUnitDies(llvm::DWARFUnit& unit) {
@@ -61,6 +74,8 @@ void UnitResidency::acquire(llvm::DWARFUnit& unit, bool referenced) {
   // parse it once.
   std::lock_guard<std::mutex> parse(state->parse_mutex);
   if (!state->parsed) {
+    uint64_t length = unit.getNextUnitOffset() - unit.getOffset();
+    (unit.*dieArrayMember()).reserve(length / kBytesPerDieAtLeast);
     unit.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
     state->dies = unit.getNumDIEs();
     state->parsed = true;

@@ -3,6 +3,8 @@
 #include "symbol_writer/interval_set.h"
 
 #include <algorithm>
+#include <llvm/Support/ThreadPool.h>
+#include <llvm/Support/Threading.h>
 #include <map>
 #include <tuple>
 #include <unordered_set>
@@ -198,12 +200,18 @@ void ModuleBuilder::finishFunctions(const BuildOptions& options, BuildStats& sta
 
   // One function per entry address: the byte-wise smallest name wins, as the
   // processor would pick it among duplicates.
-  std::stable_sort(functions.begin(), functions.end(), [](const Function& a, const Function& b) {
-    return std::forward_as_tuple(a.address(), a.name) < std::forward_as_tuple(b.address(), b.name);
+  // (Sorted by index: a Function is large to move.)
+  std::vector<size_t> order(functions.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::forward_as_tuple(functions[a].address(), functions[a].name) <
+           std::forward_as_tuple(functions[b].address(), functions[b].name);
   });
   std::vector<Function> unique;
   unique.reserve(functions.size());
-  for (Function& function : functions) {
+  for (size_t index : order) {
+    Function& function = functions[index];
     if (!unique.empty() && unique.back().address() == function.address()) {
       if (options.mark_multiple && unique.back().name != function.name)
         unique.back().multiple = true;
@@ -241,10 +249,29 @@ void ModuleBuilder::finishFunctions(const BuildOptions& options, BuildStats& sta
     functions[piece.function].ranges.push_back(piece.range);
   }
   std::erase_if(functions, [](const Function& f) { return f.ranges.empty(); });
-  for (Function& function : functions) {
-    coalesce(function.ranges);
-    stats.lines_dropped += clipLinesToRanges(function.lines, function.ranges);
+  // Each function on its own: a few million lines on a big file, split in
+  // one run of functions per thread.
+  unsigned threads =
+      options.threads ? options.threads : llvm::hardware_concurrency().compute_thread_count();
+  size_t runs = std::max<size_t>(1, std::min<size_t>(threads, functions.size() / 1024));
+  std::vector<uint64_t> dropped(runs);
+  auto clip = [&](size_t run) {
+    size_t end = functions.size() * (run + 1) / runs;
+    for (size_t i = functions.size() * run / runs; i < end; ++i) {
+      coalesce(functions[i].ranges);
+      dropped[run] += clipLinesToRanges(functions[i].lines, functions[i].ranges);
+    }
+  };
+  if (runs == 1) {
+    clip(0);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(runs));
+    for (size_t run = 0; run < runs; ++run)
+      pool.async([&clip, run] { clip(run); });
+    pool.wait();
   }
+  for (uint64_t count : dropped)
+    stats.lines_dropped += count;
 }
 
 void ModuleBuilder::addFunctionsForUnclaimedLines(BuildStats& stats) {
@@ -329,9 +356,6 @@ void ModuleBuilder::addFunctionsForUnclaimedLines(BuildStats& stats) {
 void ModuleBuilder::finishPublics(const BuildOptions& options) {
   CoverageIndex covered(module_.functions);
   std::map<uint64_t, size_t> first_at; // address -> index in publics
-  std::map<uint64_t, std::string> function_names;
-  for (const Function& function : module_.functions)
-    function_names.emplace(function.address(), function.name);
 
   std::vector<PublicSymbol>& publics = module_.publics;
   for (const CodeSymbol& symbol : symbols_) {

@@ -39,6 +39,7 @@ enum class CfiSource { EhFrame = 0, DebugFrame = 1, ArmExidx = 2 };
 struct BuildOptions {
   bool mark_multiple = false; // -m: set the `m` flag on FUNC/PUBLIC sharing an address
   bool keep_inlines = true;
+  unsigned threads = 1; // to clip functions' lines (0: one per core)
 };
 
 // Counts of what finalization had to drop or repair, for warnings.

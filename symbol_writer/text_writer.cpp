@@ -4,6 +4,8 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 #include <iterator>
+#include <llvm/Support/ThreadPool.h>
+#include <llvm/Support/Threading.h>
 #include <string_view>
 #include <tuple>
 
@@ -15,8 +17,16 @@ namespace {
 // or NUL; such names are written in a form it can.
 class Output {
 public:
-  Output(std::ostream& out, uint64_t base) : out_(out), base_(base) {}
+  Output(std::ostream& out, uint64_t base) : out_(&out), base_(base) {}
+  // Into memory, for take().
+  explicit Output(uint64_t base) : out_(nullptr), base_(base) {}
   ~Output() { flush(); }
+
+  fmt::memory_buffer take() { return std::move(buffer_); }
+  void write(const fmt::memory_buffer& text) {
+    flush();
+    out_->write(text.data(), static_cast<std::streamsize>(text.size()));
+  }
 
   template <typename... Args> void line(fmt::format_string<Args...> format, Args&&... args) {
     fmt::format_to(fmt::appender(buffer_), format, std::forward<Args>(args)...);
@@ -52,11 +62,13 @@ public:
 
 private:
   void flush() {
-    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    if (!out_)
+      return;
+    out_->write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
     buffer_.clear();
   }
 
-  std::ostream& out_;
+  std::ostream* out_;
   uint64_t base_;
   fmt::memory_buffer buffer_;
 };
@@ -149,19 +161,50 @@ RecordCounts writeSymbolFile(const Module& module, const WriteOptions& options,
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return std::tie(a.start, a.function) < std::tie(b.start, b.function);
   });
-  for (const Entry& entry : entries) {
-    const Function& function = module.functions[entry.function];
-    const AddressRange& range = function.ranges[entry.range];
-    out.line("FUNC {}{:x} {:x} 0 {}", function.multiple ? "m " : "", out.rva(range.start),
-             range.size(), Output::safeName(function.name));
-    ++counts.functions;
-    counts.inlines += writeInlines(out, function, range);
-    auto first = std::lower_bound(
-        function.lines.begin(), function.lines.end(), range.start,
-        [](const SourceLine& line, uint64_t address) { return line.address < address; });
-    for (auto line = first; line != function.lines.end() && line->address < range.end; ++line) {
-      out.sourceLine(*line);
-      ++counts.lines;
+  // The bulk of a file: formatted in batches, a slice of each by every
+  // thread, and written in order.
+  auto writeFunctions = [&](Output& text, size_t from, size_t to, RecordCounts& batch) {
+    for (size_t e = from; e < to; ++e) {
+      const Function& function = module.functions[entries[e].function];
+      const AddressRange& range = function.ranges[entries[e].range];
+      text.line("FUNC {}{:x} {:x} 0 {}", function.multiple ? "m " : "", text.rva(range.start),
+                range.size(), Output::safeName(function.name));
+      ++batch.functions;
+      batch.inlines += writeInlines(text, function, range);
+      auto first = std::lower_bound(
+          function.lines.begin(), function.lines.end(), range.start,
+          [](const SourceLine& line, uint64_t address) { return line.address < address; });
+      for (auto line = first; line != function.lines.end() && line->address < range.end; ++line) {
+        text.sourceLine(*line);
+        ++batch.lines;
+      }
+    }
+  };
+  unsigned threads =
+      options.threads ? options.threads : llvm::hardware_concurrency().compute_thread_count();
+  constexpr size_t kSlice = 2048; // functions a thread formats at a time
+  if (threads <= 1 || entries.size() <= kSlice) {
+    writeFunctions(out, 0, entries.size(), counts);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
+    std::vector<RecordCounts> slice_counts(threads);
+    std::vector<fmt::memory_buffer> texts(threads);
+    for (size_t batch = 0; batch < entries.size(); batch += kSlice * threads) {
+      for (unsigned t = 0; t < threads; ++t)
+        pool.async([&, batch, t] {
+          size_t from = std::min(entries.size(), batch + t * kSlice);
+          Output text(options.absolute_addresses ? 0 : module.load_address);
+          writeFunctions(text, from, std::min(entries.size(), from + kSlice), slice_counts[t]);
+          texts[t] = text.take();
+        });
+      pool.wait();
+      for (const fmt::memory_buffer& text : texts)
+        out.write(text);
+    }
+    for (const RecordCounts& slice : slice_counts) {
+      counts.functions += slice.functions;
+      counts.inlines += slice.inlines;
+      counts.lines += slice.lines;
     }
   }
 

@@ -11,6 +11,7 @@ struct WriteOptions {
   bool header_only = false;        // -i: MODULE and INFO only
   bool absolute_addresses = false; // -a: do not subtract the load address
   bool include_cfi = true;         // -c clears it
+  unsigned threads = 1;            // to format FUNC records (0: one per core)
 };
 
 // How many records of each kind a file holds (for reports and manifests).

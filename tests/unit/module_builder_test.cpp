@@ -140,5 +140,46 @@ TEST(ModuleBuilder, InlineOriginsAreMergedByName) {
   EXPECT_EQ(m.functions[1].inlines[0].call_file, 0u);
 }
 
+TEST(ModuleBuilder, ThreadsBuildTheSameModule) {
+  // Many functions, overlapping and duplicated, with lines to clip: one
+  // thread or several give the same module and the same counts.
+  auto build = [](unsigned threads, BuildStats& stats) {
+    ModuleBuilder builder({});
+    for (int u = 0; u < 4; ++u) {
+      UnitSymbols unit;
+      unit.files = {"/src/u" + std::to_string(u) + ".c"};
+      for (uint64_t i = 0; i < 3000; ++i) {
+        uint64_t start = 0x1000 + i * 0x30 + u * 8;
+        unit.functions.push_back(
+            function("f" + std::to_string(i) + "_" + std::to_string(u), {{start, start + 0x28}},
+                     {{start, 0x10, static_cast<uint32_t>(i), 0}, {start + 0x8, 0x30, 2, 0}}));
+      }
+      builder.addUnit(std::move(unit));
+    }
+    BuildOptions options;
+    options.threads = threads;
+    return std::move(builder).finish(options, stats);
+  };
+  BuildStats one_stats;
+  Module one = build(1, one_stats);
+  for (unsigned threads : {2u, 5u}) {
+    BuildStats stats;
+    Module many = build(threads, stats);
+    ASSERT_EQ(many.functions.size(), one.functions.size());
+    for (size_t i = 0; i < one.functions.size(); ++i) {
+      EXPECT_EQ(many.functions[i].name, one.functions[i].name);
+      EXPECT_EQ(many.functions[i].ranges, one.functions[i].ranges);
+      ASSERT_EQ(many.functions[i].lines.size(), one.functions[i].lines.size());
+      for (size_t k = 0; k < one.functions[i].lines.size(); ++k) {
+        EXPECT_EQ(many.functions[i].lines[k].address, one.functions[i].lines[k].address);
+        EXPECT_EQ(many.functions[i].lines[k].size, one.functions[i].lines[k].size);
+      }
+    }
+    EXPECT_EQ(stats.lines_dropped, one_stats.lines_dropped);
+    EXPECT_EQ(stats.function_ranges_trimmed, one_stats.function_ranges_trimmed);
+  }
+  EXPECT_GT(one_stats.lines_dropped, 0u);
+}
+
 } // namespace
 } // namespace dumpsyms

@@ -122,5 +122,37 @@ TEST(TextWriter, StackWinRecords) {
                       "STACK WIN 4 400 200 3 3 0 0 0 0 0 1\n");
 }
 
+TEST(TextWriter, ThreadsWriteTheSameBytes) {
+  // Enough functions for several batches of slices, some with two ranges
+  // (two FUNC records apart), one with a name to repair.
+  Module m = sampleModule();
+  m.functions.clear();
+  for (uint64_t i = 0; i < 20000; ++i) {
+    Function f;
+    f.name = i == 777 ? "" : "f" + std::to_string(i);
+    uint64_t start = 0x10000 + i * 0x40;
+    f.ranges = {{start, start + 0x20}};
+    if (i % 5 == 0)
+      f.ranges.push_back({0x900000 + i * 8, 0x900000 + i * 8 + 4});
+    f.lines = {{start, 0x10, static_cast<uint32_t>(i), 0}, {start + 0x10, 0x10, 7, 1}};
+    m.functions.push_back(std::move(f));
+  }
+  WriteOptions one;
+  one.threads = 1;
+  std::string expected = write(m, one);
+  for (unsigned threads : {2u, 3u, 8u}) {
+    WriteOptions many;
+    many.threads = threads;
+    EXPECT_EQ(write(m, many), expected) << threads << " threads";
+  }
+  RecordCounts counts;
+  std::ostringstream out;
+  WriteOptions three;
+  three.threads = 3;
+  counts = writeSymbolFile(m, three, out);
+  EXPECT_EQ(counts.functions, 24000u);
+  EXPECT_EQ(counts.lines, 40000u);
+}
+
 } // namespace
 } // namespace dumpsyms

@@ -1,0 +1,192 @@
+#include "dwarf/early_unit_walk.h"
+
+#include "dwarf/section_release.h"
+#include "dwarf/unit_residency.h"
+
+#include <limits>
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/DebugInfo/DWARF/DWARFContext.h>
+#include <llvm/DebugInfo/DWARF/DWARFUnit.h>
+#include <llvm/Support/DataExtractor.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+namespace dumpsyms {
+
+using namespace llvm;
+
+namespace {
+
+// A stage is a context over the inflated prefix, with the unit headers
+// before it parsed again: worth it only for a good many units.
+constexpr uint64_t kMinStage = uint64_t(8) << 20;
+// Units read in a stage end this far before the last final byte: on
+// corrupt input LLVM's DIE parser can run past a unit's end (see
+// section_inflation.h), and should read inflated bytes there, not bytes
+// being written.
+constexpr uint64_t kMargin = uint64_t(1) << 20;
+
+bool refersElsewhere(uint64_t form) {
+  switch (form) {
+  case dwarf::DW_FORM_ref_addr:
+  case dwarf::DW_FORM_ref_sig8:
+  case dwarf::DW_FORM_indirect:
+  case dwarf::DW_FORM_GNU_ref_alt:
+  case dwarf::DW_FORM_ref_sup4:
+  case dwarf::DW_FORM_ref_sup8:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Where the run of whole units from `from` ends at or before `limit`: their
+// headers' lengths only, as LLVM will check the rest.
+uint64_t wholeUnitsEnd(StringRef info, bool little_endian, uint64_t from, uint64_t limit) {
+  DataExtractor data(info.substr(0, limit), little_endian, 0);
+  uint64_t end = from;
+  while (true) {
+    uint64_t offset = end;
+    uint64_t length = data.getU32(&offset, nullptr);
+    if (length == 0xffffffff)
+      length = data.getU64(&offset, nullptr);
+    else if (length >= 0xfffffff0)
+      return end;
+    if (offset == end || length == 0 || length > limit - offset)
+      return end; // past the limit, unreadable, or empty: stop here
+    end = offset + length;
+  }
+}
+
+class StageReader {
+public:
+  StageReader(const DwarfInflation& inflation, bool little_endian, uint8_t address_size,
+              const ExtractOptions& options, EarlyUnits& early)
+      : inflation_(inflation), little_endian_(little_endian), address_size_(address_size),
+        options_(options), early_(early) {}
+
+  // Reads the units in [early.end, end) over a context that sees
+  // .debug_info up to `end`. False (nothing added) when LLVM does not find
+  // exactly those units, or cannot read their abbreviations.
+  bool read(uint64_t end) {
+    StringMap<std::unique_ptr<MemoryBuffer>> sections;
+    for (const auto& [name, bytes] : inflation_.sections())
+      sections[name] =
+          MemoryBuffer::getMemBuffer(name == "debug_info" ? bytes.substr(0, end) : bytes, name,
+                                     /*RequiresNullTerminator=*/false);
+    std::vector<std::string> context_warnings;
+    auto report = [&](Error error) { context_warnings.push_back(toString(std::move(error))); };
+    std::unique_ptr<DWARFContext> context =
+        DWARFContext::create(sections, address_size_, little_endian_, report, report);
+    std::vector<DWARFUnit*> units;
+    uint64_t reached = 0;
+    for (const auto& unit : context->info_section_units()) {
+      reached = unit->getNextUnitOffset();
+      if (unit->getOffset() >= early_.end && !unit->isTypeUnit())
+        units.push_back(unit.get());
+    }
+    if (reached != end || units.empty())
+      return false;
+    // As before the ordinary walk: abbreviations and unit DIEs first.
+    for (DWARFUnit* unit : units) {
+      if (!unit->getAbbreviations())
+        return false;
+      unit->getUnitDIE(true);
+    }
+    UnitResidency residency(units);
+    for (DWARFUnit* unit : units) {
+      std::vector<std::string> warnings;
+      {
+        UnitPins pins(&residency);
+        pins.hold(*unit, /*referenced=*/false);
+        early_.results.push_back(extractUnit(*context, *unit, options_, warnings, &pins));
+        context->clearLineTableForUnit(unit);
+      }
+      // Its .debug_info bytes are dead (units stand alone), but for the
+      // header, which the context over the whole section reads again. Its
+      // line table may be another unit's too, in a later stage: kept.
+      releaseUnitBytes(*context, *unit, nullptr, /*keep_header=*/true);
+      early_.warnings.push_back(std::move(warnings));
+    }
+    for (std::string& warning : context_warnings)
+      early_.context_warnings.push_back(std::move(warning));
+    early_.end = end;
+    return true;
+  }
+
+private:
+  const DwarfInflation& inflation_;
+  bool little_endian_;
+  uint8_t address_size_;
+  const ExtractOptions& options_;
+  EarlyUnits& early_;
+};
+
+EarlyUnits dropped(const EarlyUnits& read) {
+  EarlyUnits none;
+  none.dropped = read.results.size();
+  return none;
+}
+
+} // namespace
+
+bool unitsStandAlone(StringRef abbreviations) {
+  DataExtractor data(abbreviations, true, 0);
+  DataExtractor::Cursor cursor(0);
+  while (cursor && cursor.tell() < abbreviations.size()) {
+    if (data.getULEB128(cursor) == 0)
+      continue;              // the end of one unit's table
+    data.getULEB128(cursor); // tag
+    data.getU8(cursor);      // has children
+    while (cursor) {
+      uint64_t attribute = data.getULEB128(cursor);
+      uint64_t form = data.getULEB128(cursor);
+      if (attribute == 0 && form == 0)
+        break;
+      if (refersElsewhere(form) || attribute == dwarf::DW_AT_dwo_name ||
+          attribute == dwarf::DW_AT_GNU_dwo_name) {
+        consumeError(cursor.takeError());
+        return false;
+      }
+      if (form == dwarf::DW_FORM_implicit_const)
+        data.getSLEB128(cursor);
+    }
+  }
+  if (!cursor) {
+    consumeError(cursor.takeError());
+    return false;
+  }
+  return true;
+}
+
+EarlyUnits readUnitsWhileInflating(DwarfInflation& inflation, bool little_endian,
+                                   uint8_t address_size, const ExtractOptions& options) {
+  EarlyUnits early;
+  if (!inflation.unitsStream() || !inflation.waitForOtherSections())
+    return early;
+  const StringMap<StringRef>& sections = inflation.sections();
+  if (!sections.lookup("debug_types").empty() || !unitsStandAlone(sections.lookup("debug_abbrev")))
+    return early;
+  StringRef info = sections.lookup("debug_info");
+
+  StageReader stages(inflation, little_endian, address_size, options, early);
+  uint64_t known = 0;
+  bool done = false, reading = true;
+  while (!done) {
+    known =
+        inflation.waitForUnitBytes(reading ? known : std::numeric_limits<uint64_t>::max(), done);
+    if (known == 0 && !done)
+      return dropped(early); // the stream failed: its bytes are not what they seemed
+    if (done || !reading || known < kMargin)
+      continue;
+    uint64_t end = wholeUnitsEnd(info, little_endian, early.end, known - kMargin);
+    if (end < early.end + kMinStage)
+      continue;
+    std::lock_guard<std::mutex> lock(inflation.readingUnits());
+    if (inflation.unitBytesFailed())
+      return dropped(early);
+    reading = stages.read(end);
+  }
+  return early;
+}
+
+} // namespace dumpsyms
