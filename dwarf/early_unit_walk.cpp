@@ -59,14 +59,15 @@ uint64_t wholeUnitsEnd(StringRef info, bool little_endian, uint64_t from, uint64
 
 class StageReader {
 public:
-  StageReader(const DwarfInflation& inflation, bool little_endian, uint8_t address_size,
+  StageReader(DwarfInflation& inflation, bool little_endian, uint8_t address_size,
               const ExtractOptions& options, EarlyUnits& early)
       : inflation_(inflation), little_endian_(little_endian), address_size_(address_size),
         options_(options), early_(early) {}
 
   // Reads the units in [early.end, end) over a context that sees
-  // .debug_info up to `end`. False (nothing added) when LLVM does not find
-  // exactly those units, or cannot read their abbreviations.
+  // .debug_info up to `end`, or the first of them until the section is
+  // whole. False when it stopped before `end`, or read nothing as LLVM
+  // does not find exactly those units or cannot read their abbreviations.
   bool read(uint64_t end) {
     StringMap<std::unique_ptr<MemoryBuffer>> sections;
     for (const auto& [name, bytes] : inflation_.sections())
@@ -78,13 +79,13 @@ public:
     std::unique_ptr<DWARFContext> context =
         DWARFContext::create(sections, address_size_, little_endian_, report, report);
     std::vector<DWARFUnit*> units;
-    uint64_t reached = 0;
+    uint64_t parsed_to = 0;
     for (const auto& unit : context->info_section_units()) {
-      reached = unit->getNextUnitOffset();
+      parsed_to = unit->getNextUnitOffset();
       if (unit->getOffset() >= early_.end && !unit->isTypeUnit())
         units.push_back(unit.get());
     }
-    if (reached != end || units.empty())
+    if (parsed_to != end || units.empty())
       return false;
     // As before the ordinary walk: abbreviations and unit DIEs first.
     for (DWARFUnit* unit : units) {
@@ -93,7 +94,12 @@ public:
       unit->getUnitDIE(true);
     }
     UnitResidency residency(units);
+    uint64_t reached = early_.end;
     for (DWARFUnit* unit : units) {
+      // Once the section is whole, every thread takes the rest: this one
+      // stops here rather than read on alone.
+      if (inflation_.unitBytesEnded())
+        break;
       std::vector<std::string> warnings;
       {
         UnitPins pins(&residency);
@@ -106,15 +112,16 @@ public:
       // line table may be another unit's too, in a later stage: kept.
       releaseUnitBytes(*context, *unit, nullptr, /*keep_header=*/true);
       early_.warnings.push_back(std::move(warnings));
+      reached = unit->getNextUnitOffset();
     }
     for (std::string& warning : context_warnings)
       early_.context_warnings.push_back(std::move(warning));
-    early_.end = end;
-    return true;
+    early_.end = reached;
+    return reached == end;
   }
 
 private:
-  const DwarfInflation& inflation_;
+  DwarfInflation& inflation_;
   bool little_endian_;
   uint8_t address_size_;
   const ExtractOptions& options_;

@@ -67,6 +67,8 @@ public:
   // unitBytesFailed() once it is held.
   std::mutex& readingUnits() { return reading_; }
   bool unitBytesFailed();
+  // Whether the stream has ended (well or not), without waiting.
+  bool unitBytesEnded();
 
 private:
   DwarfInflation() = default;
