@@ -1,5 +1,6 @@
 #include "dwarf/debug_info_reader.h"
 
+#include "dwarf/die_overrun_guard.h"
 #include "dwarf/section_inflation.h"
 #include "dwarf/section_release.h"
 #include "dwarf/unit_header_repair.h"
@@ -130,7 +131,17 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     if (repaired)
       context = open(*repaired);
   }
+  // LLVM reads a DIE's values past the end of the section when their sizes
+  // say so: such DIEs are cut off, in another copy.
+  DieOverrunCut cut = cutOverrunningDies(repaired ? *repaired : source, *context, open_warnings);
   diagnostics.warnAll(std::move(open_warnings));
+  if (cut.needed) {
+    if (!cut.image) {
+      diagnostics.warn(image.path() + ": its DWARF is not read");
+      return 0;
+    }
+    context = open(*cut.image);
+  }
 
   std::vector<DWARFUnit*> units;
   for (const auto& unit : context->compile_units())
@@ -156,24 +167,42 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
       diagnostics.warn(toString(opened.takeError()));
     } else {
       supplementary_image = std::move(*opened);
-      supplementary_context = DWARFContext::create(
-          supplementary_image->object(), DWARFContext::ProcessDebugRelocations::Process, nullptr,
-          "", report, report, /*ThreadSafe=*/true);
-      std::vector<DWARFUnit*> shared;
-      for (const auto& unit : supplementary_context->compile_units())
-        shared.push_back(unit.get());
-      // The supplementary file's units are reached only through references,
-      // from any worker: all parsed up front.
-      if (!prepareUnits(*supplementary_context, shared, {}, threads, /*keep_all=*/true).sound)
-        threads = 1;
-      supplementary.context = supplementary_context.get();
-      auto strings = supplementary_image->sectionBytes(".debug_str");
-      if (!strings)
-        diagnostics.warn(toString(strings.takeError()));
-      else if (*strings)
-        supplementary.strings = **strings;
-      unit_options.supplementary = &supplementary;
+      auto openSupplementary = [&] {
+        supplementary_context = DWARFContext::create(
+            supplementary_image->object(), DWARFContext::ProcessDebugRelocations::Process, nullptr,
+            "", report, report, /*ThreadSafe=*/true);
+      };
+      openSupplementary();
+      // (its DIEs are as hostile as the file's own)
+      std::vector<std::string> cut_warnings;
+      DieOverrunCut shared_cut =
+          cutOverrunningDies(*supplementary_image, *supplementary_context, cut_warnings);
+      diagnostics.warnAll(std::move(cut_warnings));
+      if (shared_cut.image) {
+        supplementary_context.reset();
+        supplementary_image = std::move(shared_cut.image);
+        openSupplementary();
+      } else if (shared_cut.needed) {
+        diagnostics.warn(options.supplementary_path + ": not read");
+        supplementary_context.reset();
+      }
     }
+  }
+  if (supplementary_context) {
+    std::vector<DWARFUnit*> shared;
+    for (const auto& unit : supplementary_context->compile_units())
+      shared.push_back(unit.get());
+    // The supplementary file's units are reached only through references,
+    // from any worker: all parsed up front.
+    if (!prepareUnits(*supplementary_context, shared, {}, threads, /*keep_all=*/true).sound)
+      threads = 1;
+    supplementary.context = supplementary_context.get();
+    auto strings = supplementary_image->sectionBytes(".debug_str");
+    if (!strings)
+      diagnostics.warn(toString(strings.takeError()));
+    else if (*strings)
+      supplementary.strings = **strings;
+    unit_options.supplementary = &supplementary;
   }
 
   // Breakpad's spelling names some functions after DIEs further on in the
