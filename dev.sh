@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # One entry point for set-up, build, dump and test on Debian 12.
 #   ./dev.sh dump [BINARY [DEBUG_DIR...]] [dump_syms options]
-#   ./dev.sh test
+#   ./dev.sh test             the normal suite, then the sanitizer suite
+#   ./dev.sh test-normal      the normal build and suite only
+#   ./dev.sh test-sanitized   the ASan+UBSan build and suite only, fuzz runs included
 #   ./dev.sh build
-#   ./dev.sh fuzz TARGET [SECONDS]   (TARGET: postfix sym_parser crash_text
-#                                     core_file dump_elf dwarf_sections)
+#   ./dev.sh fuzz TARGET [SECONDS]   (TARGET: a name in tests/fuzz/CMakeLists.txt)
 # Each command first installs whatever Debian packages are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 BUILD=${BUILD_DIR:-build}
+SAN_BUILD=${SAN_BUILD_DIR:-build-san}
 
 PACKAGES=(
   # build
@@ -34,6 +36,7 @@ PACKAGES=(
 # Test tools from npm, installed into the build tree.
 NPM_PACKAGES=(@sentry/cli-linux-x64 s3rver)
 
+# (in the normal tree; the sanitizer tree uses the same: NPM_TOOLS_DIR)
 install_npm_tools() {
   local missing=()
   for p in "${NPM_PACKAGES[@]}"; do
@@ -84,38 +87,55 @@ build() {
   cmake --build "$BUILD" -j "$(nproc)" >&2
 }
 
-# libFuzzer builds: clang-19 with ASan and UBSan, in a tree of their own.
-FUZZ_PACKAGES=(clang-19 libclang-rt-19-dev libfuzzer-19-dev)
+# The sanitizer tree: clang-19 with ASan and UBSan on all our code, which
+# also carries libFuzzer's coverage instrumentation so that the same tree
+# links the fuzz targets (FUZZING=ON). -O1 and line tables only: a shorter
+# build, and reports still name every frame's file and line.
+SAN_PACKAGES=(clang-19 libclang-rt-19-dev libfuzzer-19-dev)
 
+configure_sanitized() {
+  PACKAGES+=("${SAN_PACKAGES[@]}")
+  install_missing
+  cmake -S . -B "$SAN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDUMP_SYMS_WERROR=ON -DFUZZING=ON \
+    -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined -fuse-ld=lld" \
+    -DSHARED_DIR="$(shared_dir)" -DNPM_TOOLS_DIR="$(realpath -m "$BUILD")/npm" \
+    -DFUZZ_SECONDS="${FUZZ_SECONDS:-60}" >&2
+}
+
+test_normal() {
+  build
+  install_npm_tools
+  (cd "$BUILD" && ctest --output-on-failure -j "$(nproc)")
+}
+
+# The whole suite again in the sanitizer tree (the e2e tests run the
+# sanitized tools), and each fuzz target for FUZZ_SECONDS (60) from its seeds.
+test_sanitized() {
+  configure_sanitized
+  install_npm_tools
+  cmake --build "$SAN_BUILD" -j "$(nproc)" >&2
+  (cd "$SAN_BUILD" && ctest --output-on-failure -j "$(nproc)")
+}
+
+# A longer run of one target: its corpus grows in the sanitizer tree, and
+# what crashes lands in tests/fuzz/regressions/TARGET (run_fuzzer.py).
 fuzz() {
   local target=${1:-} seconds=${2:-60}
-  local -A names=([postfix]=postfix [sym_parser]=symParser [crash_text]=crashText
-                  [core_file]=coreFile [dump_elf]=dumpElf [dwarf_sections]=dwarfSections)
-  if [ -z "$target" ] || [ -z "${names[$target]:-}" ]; then
-    echo "usage: ./dev.sh fuzz TARGET [SECONDS]; TARGET one of: ${!names[*]}" >&2
+  if [ -z "$target" ]; then
+    echo "usage: ./dev.sh fuzz TARGET [SECONDS]; TARGET: a name in tests/fuzz/CMakeLists.txt's FUZZ_TARGETS" >&2
     exit 2
   fi
-  PACKAGES+=("${FUZZ_PACKAGES[@]}")
-  install_missing
-  local tree=${FUZZ_BUILD_DIR:-build-fuzz}
-  cmake -S . -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFUZZING=ON \
-    -DCMAKE_CXX_COMPILER=clang++-19 \
-    -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >&2
-  cmake --build "$tree" --target "fuzz_${names[$target]}" -j "$(nproc)" >&2
-  # The corpus grows in the build tree, from the committed seeds and every
-  # kept regression; new crashes land in tests/fuzz/regressions/TARGET.
-  local corpus="$tree/corpus/$target" crashes="tests/fuzz/regressions/$target"
-  mkdir -p "$corpus" "$crashes"
-  cp -n tests/fuzz/seeds/"$target"/* "$corpus"/ 2>/dev/null || true
-  local dict=()
-  case "$target" in
-    dump_elf | dwarf_sections) dict=("-dict=tests/fuzz/dwarf_sections.dict") ;;
-  esac
-  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-    "$tree/tests/fuzz/fuzz_${names[$target]}" "$corpus" "$crashes" "${dict[@]}" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
-    -artifact_prefix="$crashes/" -print_final_stats=1
+  configure_sanitized
+  local targets="$SAN_BUILD/fuzz_targets.tsv"
+  if ! cut -f1 "$targets" | grep -qxF -- "$target"; then
+    echo "dev.sh: no fuzz target $target; targets:" $(cut -f1 "$targets") >&2
+    exit 2
+  fi
+  cmake --build "$SAN_BUILD" --target "fuzz_$target" -j "$(nproc)" >&2
+  python3 tests/fuzz/run_fuzzer.py "$targets" "$target" --seconds "$seconds" --campaign
 }
 
 cmd=${1:-}
@@ -136,12 +156,19 @@ case "$cmd" in
     fuzz "$@"
     ;;
   test)
-    build
-    install_npm_tools
-    cd "$BUILD" && ctest --output-on-failure -j "$(nproc)"
+    # A failing normal suite ends the run there, so that the output always
+    # ends with the summary of the suite that failed.
+    test_normal
+    test_sanitized
+    ;;
+  test-normal)
+    test_normal
+    ;;
+  test-sanitized)
+    test_sanitized
     ;;
   *)
-    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | build | fuzz TARGET [SECONDS]" >&2
+    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | test-normal | test-sanitized | build | fuzz TARGET [SECONDS]" >&2
     exit 2
     ;;
 esac

@@ -1,5 +1,6 @@
 #include "dwarf/debug_info_reader.h"
 
+#include "dwarf/die_overrun_guard.h"
 #include "dwarf/early_unit_walk.h"
 #include "dwarf/section_inflation.h"
 #include "dwarf/section_release.h"
@@ -45,10 +46,11 @@ struct PreparedUnits {
 };
 
 // `read_before`: the units before this .debug_info offset were read
-// already (dwarf/early_unit_walk) and are left alone.
+// already (dwarf/early_unit_walk) and are left alone. `cutter`: checks the
+// file's own units before LLVM parses them (die_overrun_guard).
 PreparedUnits prepareUnits(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
                            const ExtractOptions& options, unsigned threads, bool keep_all,
-                           uint64_t read_before = 0) {
+                           uint64_t read_before = 0, DieCutter* cutter = nullptr) {
   PreparedUnits prepared;
   std::vector<DWARFUnit*> all;
   for (const auto& unit : context.info_section_units())
@@ -58,6 +60,8 @@ PreparedUnits prepareUnits(DWARFContext& context, const std::vector<DWARFUnit*>&
     all.push_back(unit.get());
   for (DWARFUnit* unit : all) {
     prepared.sound &= unit->getAbbreviations() != nullptr;
+    if (cutter)
+      cutter->check(*unit, /*unit_die_only=*/true);
     unit->getUnitDIE(true);
   }
   size_t own_units = all.size();
@@ -77,19 +81,23 @@ PreparedUnits prepareUnits(DWARFContext& context, const std::vector<DWARFUnit*>&
   // .dwo files, not in this file's peak).
   bool on_demand = !keep_all && prepared.sound && all.size() == own_units;
   if (on_demand) {
-    prepared.residency = std::make_unique<UnitResidency>(all);
+    prepared.residency = std::make_unique<UnitResidency>(all, cutter);
     prepared.self_contained = !mayReferAcrossUnits(all);
     return prepared;
   }
-  auto extract = [](DWARFUnit* unit) { unit->getUnitDIE(false); };
+  auto extract = [&](size_t i) {
+    if (cutter && i < own_units)
+      cutter->check(*all[i], /*unit_die_only=*/false);
+    all[i]->getUnitDIE(false);
+  };
   if (threads <= 1 || !prepared.sound) {
-    for (DWARFUnit* unit : all)
-      extract(unit);
+    for (size_t i = 0; i < all.size(); ++i)
+      extract(i);
     return prepared;
   }
   DefaultThreadPool pool(hardware_concurrency(threads));
-  for (DWARFUnit* unit : all)
-    pool.async([unit, &extract] { extract(unit); });
+  for (size_t i = 0; i < all.size(); ++i)
+    pool.async([i, &extract] { extract(i); });
   pool.wait();
   return prepared;
 }
@@ -154,12 +162,18 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   std::unique_ptr<DwarfInflation> inflation = std::move(started.inflation);
   // While .debug_info inflates, its first units can be read (on files
   // whose units stand alone; Breakpad's names and dwz need them all).
+  // LLVM reads a DIE's values past the end of the section when their sizes
+  // say so (die_overrun_guard): in the dump's own copy of the DWARF, each
+  // unit is checked, and cut, just before LLVM parses it.
+  DieCutter cutter(image.path());
   EarlyUnits early;
   if (inflation && threads > 1 && options.extract.names == NameStyle::Llvm &&
       options.supplementary_path.empty())
     early = readUnitsWhileInflating(*inflation, image.isLittleEndian(), image.is64Bit() ? 8 : 4,
-                                    options.extract);
+                                    options.extract, cutter);
   std::unique_ptr<ElfImage> prepared = inflation ? inflation->finish(open_warnings) : nullptr;
+  if (!prepared)
+    cutter.takeWarnings(); // (the file is read again, by LLVM, and checked again)
   if (!prepared && !early.results.empty()) {
     size_t dropped = early.results.size();
     early = EarlyUnits();
@@ -180,6 +194,21 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     if (repaired)
       context = open(*repaired);
   }
+  // Over bytes LLVM owns (the file itself), the overrunning DIEs are cut
+  // in another copy, all before the walk.
+  bool own_copy = prepared || repaired;
+  if (!own_copy) {
+    DieOverrunCut cut = cutOverrunningDies(image, *context, open_warnings);
+    if (cut.needed) {
+      if (!cut.image) {
+        diagnostics.warnAll(std::move(open_warnings));
+        diagnostics.warn(image.path() + ": its DWARF is not read");
+        return 0;
+      }
+      repaired = std::move(cut.image);
+      context = open(*repaired);
+    }
+  }
   diagnostics.warnAll(std::move(open_warnings));
 
   // The early units end where a unit of this context starts (or at its
@@ -199,9 +228,9 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
       units.push_back(unit.get());
   // Breakpad's spelling matches DIEs across units by address
   // (`ForwardReferences`), so it keeps every unit's DIEs.
-  PreparedUnits prepared_units =
-      prepareUnits(*context, units, options.extract, threads,
-                   options.extract.names == NameStyle::Breakpad, early.end);
+  PreparedUnits prepared_units = prepareUnits(*context, units, options.extract, threads,
+                                              options.extract.names == NameStyle::Breakpad,
+                                              early.end, own_copy ? &cutter : nullptr);
   if (!prepared_units.sound) {
     diagnostics.warn(
         image.path() +
@@ -219,24 +248,42 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
       diagnostics.warn(toString(opened.takeError()));
     } else {
       supplementary_image = std::move(*opened);
-      supplementary_context = DWARFContext::create(
-          supplementary_image->object(), DWARFContext::ProcessDebugRelocations::Process, nullptr,
-          "", report, report, /*ThreadSafe=*/true);
-      std::vector<DWARFUnit*> shared;
-      for (const auto& unit : supplementary_context->compile_units())
-        shared.push_back(unit.get());
-      // The supplementary file's units are reached only through references,
-      // from any worker: all parsed up front.
-      if (!prepareUnits(*supplementary_context, shared, {}, threads, /*keep_all=*/true).sound)
-        threads = 1;
-      supplementary.context = supplementary_context.get();
-      auto strings = supplementary_image->sectionBytes(".debug_str");
-      if (!strings)
-        diagnostics.warn(toString(strings.takeError()));
-      else if (*strings)
-        supplementary.strings = **strings;
-      unit_options.supplementary = &supplementary;
+      auto openSupplementary = [&] {
+        supplementary_context = DWARFContext::create(
+            supplementary_image->object(), DWARFContext::ProcessDebugRelocations::Process, nullptr,
+            "", report, report, /*ThreadSafe=*/true);
+      };
+      openSupplementary();
+      // (its DIEs are as hostile as the file's own)
+      std::vector<std::string> cut_warnings;
+      DieOverrunCut shared_cut =
+          cutOverrunningDies(*supplementary_image, *supplementary_context, cut_warnings);
+      diagnostics.warnAll(std::move(cut_warnings));
+      if (shared_cut.image) {
+        supplementary_context.reset();
+        supplementary_image = std::move(shared_cut.image);
+        openSupplementary();
+      } else if (shared_cut.needed) {
+        diagnostics.warn(options.supplementary_path + ": not read");
+        supplementary_context.reset();
+      }
     }
+  }
+  if (supplementary_context) {
+    std::vector<DWARFUnit*> shared;
+    for (const auto& unit : supplementary_context->compile_units())
+      shared.push_back(unit.get());
+    // The supplementary file's units are reached only through references,
+    // from any worker: all parsed up front.
+    if (!prepareUnits(*supplementary_context, shared, {}, threads, /*keep_all=*/true).sound)
+      threads = 1;
+    supplementary.context = supplementary_context.get();
+    auto strings = supplementary_image->sectionBytes(".debug_str");
+    if (!strings)
+      diagnostics.warn(toString(strings.takeError()));
+    else if (*strings)
+      supplementary.strings = **strings;
+    unit_options.supplementary = &supplementary;
   }
 
   // Breakpad's spelling names some functions after DIEs further on in the
@@ -317,6 +364,7 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
     pool.wait();
   }
 
+  diagnostics.warnAll(cutter.takeWarnings());
   for (std::vector<std::string>& unit_warnings : early.warnings)
     for (std::string& warning : unit_warnings)
       diagnostics.warn(image.path() + ": " + warning);

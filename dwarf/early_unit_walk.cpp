@@ -60,9 +60,9 @@ uint64_t wholeUnitsEnd(StringRef info, bool little_endian, uint64_t from, uint64
 class StageReader {
 public:
   StageReader(DwarfInflation& inflation, bool little_endian, uint8_t address_size,
-              const ExtractOptions& options, EarlyUnits& early)
+              const ExtractOptions& options, DieCutter& cutter, EarlyUnits& early)
       : inflation_(inflation), little_endian_(little_endian), address_size_(address_size),
-        options_(options), early_(early) {}
+        options_(options), cutter_(cutter), early_(early) {}
 
   // Reads the units in [early.end, end) over a context that sees
   // .debug_info up to `end`, or the first of them until the section is
@@ -91,9 +91,10 @@ public:
     for (DWARFUnit* unit : units) {
       if (!unit->getAbbreviations())
         return false;
+      cutter_.check(*unit, /*unit_die_only=*/true);
       unit->getUnitDIE(true);
     }
-    UnitResidency residency(units);
+    UnitResidency residency(units, &cutter_);
     uint64_t reached = early_.end;
     for (DWARFUnit* unit : units) {
       // Once the section is whole, every thread takes the rest: this one
@@ -125,6 +126,7 @@ private:
   bool little_endian_;
   uint8_t address_size_;
   const ExtractOptions& options_;
+  DieCutter& cutter_;
   EarlyUnits& early_;
 };
 
@@ -166,7 +168,8 @@ bool unitsStandAlone(StringRef abbreviations) {
 }
 
 EarlyUnits readUnitsWhileInflating(DwarfInflation& inflation, bool little_endian,
-                                   uint8_t address_size, const ExtractOptions& options) {
+                                   uint8_t address_size, const ExtractOptions& options,
+                                   DieCutter& cutter) {
   EarlyUnits early;
   if (!inflation.unitsStream() || !inflation.waitForOtherSections())
     return early;
@@ -175,7 +178,7 @@ EarlyUnits readUnitsWhileInflating(DwarfInflation& inflation, bool little_endian
     return early;
   StringRef info = sections.lookup("debug_info");
 
-  StageReader stages(inflation, little_endian, address_size, options, early);
+  StageReader stages(inflation, little_endian, address_size, options, cutter, early);
   uint64_t known = 0;
   bool done = false, reading = true;
   while (!done) {

@@ -15,6 +15,7 @@
 // the output never depends on the timing.
 #pragma once
 
+#include "dwarf/die_overrun_guard.h"
 #include "dwarf/section_inflation.h"
 #include "dwarf/unit_extractor.h"
 #include "symbol_writer/module_builder.h"
@@ -44,7 +45,9 @@ bool unitsStandAlone(llvm::StringRef abbreviations);
 // the stream ends. Returns nothing read when the file does not qualify,
 // when the stream fails, or when a unit header or abbreviation table cannot
 // be read (the ordinary reading then sees to it).
+// `cutter` checks each unit before LLVM parses it (dwarf/die_overrun_guard).
 EarlyUnits readUnitsWhileInflating(DwarfInflation& inflation, bool little_endian,
-                                   uint8_t address_size, const ExtractOptions& options);
+                                   uint8_t address_size, const ExtractOptions& options,
+                                   DieCutter& cutter);
 
 } // namespace dumpsyms

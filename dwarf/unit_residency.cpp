@@ -1,5 +1,7 @@
 #include "dwarf/unit_residency.h"
 
+#include "dwarf/die_overrun_guard.h"
+
 #include <algorithm>
 #include <llvm/DebugInfo/DWARF/DWARFUnit.h>
 
@@ -46,7 +48,8 @@ void freeUnitDies(llvm::DWARFUnit& unit) {
   (unit.*clearDiesMember())(/*KeepCUDie=*/true);
 }
 
-UnitResidency::UnitResidency(const std::vector<llvm::DWARFUnit*>& units) {
+UnitResidency::UnitResidency(const std::vector<llvm::DWARFUnit*>& units, DieCutter* cutter)
+    : cutter_(cutter) {
   for (llvm::DWARFUnit* unit : units)
     states_.emplace(unit, std::make_unique<State>());
 }
@@ -74,6 +77,9 @@ void UnitResidency::acquire(llvm::DWARFUnit& unit, bool referenced) {
   // parse it once.
   std::lock_guard<std::mutex> parse(state->parse_mutex);
   if (!state->parsed) {
+    if (cutter_ && !state->checked)
+      cutter_->check(unit, /*unit_die_only=*/false);
+    state->checked = true;
     uint64_t length = unit.getNextUnitOffset() - unit.getOffset();
     (unit.*dieArrayMember()).reserve(length / kBytesPerDieAtLeast);
     unit.getUnitDIE(/*ExtractUnitDIEOnly=*/false);

@@ -20,6 +20,8 @@ class DWARFUnit;
 
 namespace dumpsyms {
 
+class DieCutter;
+
 class UnitResidency {
 public:
   // `units`: the units of one context whose DIEs this parses and frees
@@ -27,7 +29,9 @@ public:
   // must be read before workers start (LLVM fills shared tables there).
   // Units not listed (split units, the supplementary file's) are not
   // touched: they must be parsed up front.
-  explicit UnitResidency(const std::vector<llvm::DWARFUnit*>& units);
+  // `cutter`: checks each unit's DIEs before its first parse (dwarf/
+  // die_overrun_guard), when the bytes are the dump's own copy.
+  explicit UnitResidency(const std::vector<llvm::DWARFUnit*>& units, DieCutter* cutter = nullptr);
 
   // Parses the unit's DIEs unless they are in memory; they stay until the
   // matching release. `referenced`: reached through a reference from
@@ -39,6 +43,7 @@ private:
   struct State {
     std::mutex parse_mutex; // held while parsing and freeing
     bool parsed = false;    // under parse_mutex
+    bool checked = false;   // under parse_mutex
     size_t dies = 0;        // when parsed
     unsigned holders = 0;   // the rest under mutex_
     bool referenced = false;
@@ -48,6 +53,7 @@ private:
   void free(llvm::DWARFUnit& unit, State& state);
 
   std::unordered_map<const llvm::DWARFUnit*, std::unique_ptr<State>> states_;
+  DieCutter* cutter_;
   std::mutex mutex_;
   // Referenced units nobody holds, most recently released first, up to a
   // budget of DIEs: a unit many others refer to (dwz partial units, LTO

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Runs one libFuzzer target for a bounded time and judges the run.
+
+    run_fuzzer.py TARGETS NAME [--seconds N] [--campaign]
+
+TARGETS is the list the sanitizer build tree writes (fuzz_targets.tsv: name,
+program, dictionary, seeds, regressions). Two uses, one set of libFuzzer
+flags:
+
+- ctest's fuzz_run_NAME (the default): fuzzes from a fresh scratch copy of
+  the seeds and kept regressions, in BUILD/fuzz/NAME/run; a crashing input is
+  saved in BUILD/fuzz/NAME/artifacts. Nothing is written to the source tree.
+- `./dev.sh fuzz NAME [SECONDS]` (--campaign): the corpus in
+  BUILD/fuzz/NAME/corpus grows from run to run, and a crashing input lands
+  in tests/fuzz/regressions/NAME, where fuzz_replay_NAME will replay it.
+
+Any crash, leak, timeout (-timeout=10), memory blow-up or sanitizer report
+fails the run (exit status 1), with the report and where its input is."""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+TIMEOUT_SECONDS = 10  # one input
+RSS_LIMIT_MB = 4096   # the whole process, sanitizer shadow memory included
+MAX_LEN = 65536       # the largest input libFuzzer makes
+
+# Lines that start a report; the run fails on any of them, whatever the
+# exit status.
+REPORT = re.compile(r"==\d+==ERROR: |runtime error: |ERROR: libFuzzer|==\d+== ERROR: libFuzzer|"
+                    r"ALARM: working on the last Unit|WARNING: MemorySanitizer|"
+                    r"==\d+==WARNING: AddressSanitizer failed to allocate")
+
+
+def read_targets(path):
+    targets = {}
+    with open(path) as fh:
+        for line in fh:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) == 5:
+                name, program, dictionary, seeds, regressions = fields
+                targets[name] = dict(program=program, dictionary=dictionary, seeds=seeds,
+                                     regressions=regressions)
+    return targets
+
+
+def copy_inputs(sources, corpus):
+    """Every file of the source directories into corpus (libFuzzer adds to
+    the first corpus directory it is given: never a source directory)."""
+    os.makedirs(corpus, exist_ok=True)
+    for directory in sources:
+        if not os.path.isdir(directory):
+            continue  # (a target with no regressions kept yet)
+        for root, _, files in os.walk(directory):
+            for name in files:
+                target = os.path.join(corpus, name)
+                if os.path.exists(target):
+                    target = os.path.join(corpus, os.path.basename(directory) + "-" + name)
+                if not os.path.exists(target):
+                    shutil.copyfile(os.path.join(root, name), target)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("targets", help="fuzz_targets.tsv in the sanitizer build tree")
+    parser.add_argument("name")
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--campaign", action="store_true",
+                        help="keep the corpus; crashing inputs into tests/fuzz/regressions/NAME")
+    args = parser.parse_args()
+
+    targets = read_targets(args.targets)
+    if args.name not in targets:
+        print(f"run_fuzzer: no fuzz target {args.name}; targets: {' '.join(sorted(targets))}",
+              file=sys.stderr)
+        return 2
+    target = targets[args.name]
+    base = os.path.join(os.path.dirname(os.path.abspath(args.targets)), "fuzz", args.name)
+    if args.campaign:
+        work = base
+        corpus = os.path.join(work, "corpus")
+        artifacts = target["regressions"]
+    else:
+        work = os.path.join(base, "run")
+        shutil.rmtree(work, ignore_errors=True)
+        corpus = os.path.join(work, "corpus")
+        artifacts = os.path.join(base, "artifacts")
+    copy_inputs([target["seeds"], target["regressions"]], corpus)
+    os.makedirs(artifacts, exist_ok=True)
+    # The targets' own scratch files (an empty store, ...) go here, not /tmp.
+    scratch = os.path.join(work, "tmp")
+    os.makedirs(scratch, exist_ok=True)
+    before = set(os.listdir(artifacts))
+
+    command = [target["program"], f"-max_total_time={args.seconds}", f"-timeout={TIMEOUT_SECONDS}",
+               f"-rss_limit_mb={RSS_LIMIT_MB}", f"-max_len={MAX_LEN}",
+               f"-artifact_prefix={artifacts}/", "-print_final_stats=1"]
+    if target["dictionary"]:
+        command.append(f"-dict={target['dictionary']}")
+    command.append(corpus)
+    print("run_fuzzer:", " ".join(command), flush=True)
+    log_path = os.path.join(work, f"fuzz-{args.name}.log")
+    with open(log_path, "w") as log:
+        status = subprocess.run(command, cwd=work, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT, env=dict(os.environ, TMPDIR=scratch)).returncode
+    with open(log_path, errors="replace") as fh:
+        lines = fh.read().splitlines()
+
+    first_report = next((i for i, line in enumerate(lines) if REPORT.search(line)), None)
+    saved = sorted(os.path.join(artifacts, f) for f in set(os.listdir(artifacts)) - before)
+    stats = [line for line in lines if line.startswith("stat::")]
+    if status == 0 and first_report is None and not saved:
+        done = next((line for line in reversed(lines) if re.match(r"#\d+\s+DONE", line)), "")
+        print(f"run_fuzzer {args.name}: {args.seconds} s, no crash; {done.strip()}")
+        for line in stats:
+            print("   ", line)
+        return 0
+
+    # The report (from its first line) or, when there is none, the end of
+    # the log: enough to see what happened without the whole run.
+    shown = lines[first_report:] if first_report is not None else lines[-60:]
+    print("\n".join(shown[:400]))
+    what = lines[first_report].strip() if first_report is not None else f"exit status {status}"
+    print(f"\nrun_fuzzer {args.name}: FAILED: {what}")
+    for path in saved:
+        print(f"  input saved as {path}\n"
+              f"  replay: {target['program']} {path}\n"
+              f"  keep it (after fixing the cause): cp {path} {target['regressions']}/")
+    if not saved:
+        print(f"  no input saved (the process may have died with its handlers); "
+              f"the target's scratch files are in {scratch}")
+    print(f"  whole log: {log_path}")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
