@@ -35,11 +35,16 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(const std::string& path) {
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer)
     return fileError(path, "cannot read: " + buffer.getError().message());
-  if (!looksLikePdb((*buffer)->getBuffer()))
+  return open(std::move(*buffer), path);
+}
+
+Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> bytes,
+                                                 const std::string& path) {
+  if (!looksLikePdb(bytes->getBuffer()))
     return fileError(path, "not a PDB (no MSF 7.00 signature)");
   std::unique_ptr<PdbFile> pdb(new PdbFile);
   pdb->path_ = path;
-  auto stream = std::make_unique<MemoryBufferByteStream>(std::move(*buffer), endianness::little);
+  auto stream = std::make_unique<MemoryBufferByteStream>(std::move(bytes), endianness::little);
   pdb->file_ = std::make_unique<pdb::PDBFile>(path, std::move(stream), pdb->allocator_);
   auto fail = [&](const char* what, Error error) {
     return fileError(path, std::string("corrupt PDB: ") + what + ": " + toString(std::move(error)));
