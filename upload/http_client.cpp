@@ -1,5 +1,7 @@
 #include "upload/http_client.h"
 
+#include "upload/server_answers.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -11,33 +13,21 @@ namespace dumpsyms {
 
 namespace {
 
-constexpr size_t kMaxBody = 1 << 20;
-
 void initializeOnce() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+// A body over the limit stops the transfer (a short count is an error to
+// libcurl): a server cannot keep a client reading forever.
 size_t collectBody(char* data, size_t size, size_t count, void* user) {
-  auto* body = static_cast<std::string*>(user);
-  size_t bytes = size * count;
-  if (body->size() < kMaxBody)
-    body->append(data, std::min(bytes, kMaxBody - body->size()));
-  return bytes;
+  auto* response = static_cast<HttpResponse*>(user);
+  return addBodyBytes(*response, llvm::StringRef(data, size * count)) ? size * count : 0;
 }
 
 size_t collectHeader(char* data, size_t size, size_t count, void* user) {
-  auto* headers = static_cast<std::map<std::string, std::string>*>(user);
-  size_t bytes = size * count;
-  llvm::StringRef line(data, bytes);
-  if (line.starts_with("HTTP/")) // a new response (after 100 Continue or a redirect)
-    headers->clear();
-  size_t colon = line.find(':');
-  if (colon != llvm::StringRef::npos) {
-    std::string name = line.take_front(colon).trim().lower();
-    (*headers)[name] = line.drop_front(colon + 1).trim().str();
-  }
-  return bytes;
+  addHeaderLine(*static_cast<HttpResponse*>(user), llvm::StringRef(data, size * count));
+  return size * count;
 }
 
 struct UploadCursor {
@@ -60,11 +50,6 @@ struct CurlDeleter {
 };
 
 } // namespace
-
-std::string HttpResponse::header(const std::string& lower_case_name) const {
-  auto it = headers.find(lower_case_name);
-  return it == headers.end() ? "" : it->second;
-}
 
 std::string urlEncode(llvm::StringRef text) {
   std::string out;
@@ -96,9 +81,9 @@ HttpResponse performRequest(const HttpRequest& request) {
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, long(request.timeout_seconds));
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collectBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, collectHeader);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &response.headers);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &response);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "symstore/" DUMP_SYMS_VERSION);
   char error_text[CURL_ERROR_SIZE] = {};
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_text);
@@ -155,6 +140,9 @@ HttpResponse performRequest(const HttpRequest& request) {
   }
 
   CURLcode result = curl_easy_perform(c);
+  // Stopped at the body limit: the status and headers are the server's.
+  if (result == CURLE_WRITE_ERROR && response.body_over_limit)
+    result = CURLE_OK;
   if (result != CURLE_OK) {
     response.status = 0;
     response.transport_error = error_text[0] ? error_text : curl_easy_strerror(result);

@@ -34,7 +34,8 @@ struct HttpResponse {
   long status = 0;                            // 0: no answer (see transport_error)
   std::string transport_error;                // the connection failed, timed out, broke
   std::map<std::string, std::string> headers; // lower-case names
-  std::string body;                           // at most 1 MiB of it
+  std::string body;                           // at most limits::kMaxAnswerBody bytes of it
+  bool body_over_limit = false; // the server sent more: the transfer was stopped there
 
   bool answered() const { return status != 0; }
   std::string header(const std::string& lower_case_name) const;

@@ -1,8 +1,10 @@
 // Upload pieces that need no server: the retry decisions and waits, secret
 // redaction, gzip bodies, zip archives, URLs, the store listing's checks.
+#include "limits/input_limits.h"
 #include "store/store_listing.h"
 #include "upload/gzip_body.h"
 #include "upload/retry_policy.h"
+#include "upload/server_answers.h"
 #include "upload/upload_protocol.h"
 #include "upload/upload_runner.h"
 #include "upload/zip_archive.h"
@@ -19,6 +21,12 @@ namespace {
 HttpResponse answer(long status) {
   HttpResponse response;
   response.status = status;
+  return response;
+}
+
+HttpResponse answerWith(long status, const std::string& body) {
+  HttpResponse response = answer(status);
+  response.body = body;
   return response;
 }
 
@@ -124,6 +132,57 @@ TEST(StoreListing, RefusesMisfiledAndForeignFiles) {
   EXPECT_FALSE(bool(listStore(store + "/no-such-dir")));
   llvm::consumeError(listStore(store + "/no-such-dir").takeError());
   llvm::sys::fs::remove_directories(store);
+}
+
+TEST(ServerAnswers, BodyOverTheLimitStopsTheTransferAndSaysSo) {
+  HttpResponse answer = answerWith(500, "");
+  std::string piece(1 << 20, 'x');
+  for (size_t i = 0; i < limits::kMaxAnswerBody / piece.size(); ++i)
+    EXPECT_TRUE(addBodyBytes(answer, piece));
+  EXPECT_FALSE(addBodyBytes(answer, "y"));
+  EXPECT_TRUE(answer.body_over_limit);
+  EXPECT_EQ(answer.body.size(), limits::kMaxAnswerBody);
+  std::string line = describeFailure("PUT https://symbols.example/a", answer);
+  EXPECT_EQ(line, "PUT https://symbols.example/a: HTTP 500 " + std::string(300, 'x') +
+                      "... (the answer is over the limit of 4194304 bytes: read no further)");
+  // A JSON answer cut at the limit is no answer.
+  answer.status = 200;
+  answer.body = "{\"status\": \"FOUND\"}";
+  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Unknown);
+  answer.body_over_limit = false;
+  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Found);
+}
+
+TEST(ServerAnswers, FailureLinesAreOnePrintableLine) {
+  HttpResponse answer = answerWith(403, "\x1b[2J\x1b]0;owned\x07"
+                                        "denied\rsecond\nthird");
+  EXPECT_EQ(describeFailure("GET x", answer), "GET x: HTTP 403 ?[2J?]0;owned?denied");
+  answer.body = "<Error><Code>Access\x1b[31mDenied</Code><Message>no\nway</Message></Error>";
+  EXPECT_EQ(s3Failure("PUT s3://b/k", answer), "PUT s3://b/k: HTTP 403 Access?[31mDenied: no");
+}
+
+TEST(ServerAnswers, JsonNestedPastTheLimitIsNoAnswer) {
+  HttpResponse answer = answerWith(200, std::string(100000, '[') + "{\"status\": \"FOUND\"}");
+  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Unknown);
+  EXPECT_EQ(jsonStringField(answerWith(200, "{\"uploadKey\": \"k\"}"), "uploadKey"), "k");
+  EXPECT_FALSE(createUploadAnswer(answerWith(200, "{\"uploadKey\": \"k\"}")));
+}
+
+TEST(ServerAnswers, ListingPagesAndHeaders) {
+  S3ListingPage page = parseListingPage(
+      "<ListBucketResult><IsTruncated>true</IsTruncated><NextContinuationToken>t2"
+      "</NextContinuationToken><Contents><Key>a/b.sym</Key></Contents><Contents><Key>c"
+      "</Key></Contents></ListBucketResult>");
+  EXPECT_EQ(page.keys, (std::vector<std::string>{"a/b.sym", "c"}));
+  EXPECT_EQ(page.continuation, "t2");
+  EXPECT_FALSE(parseListingPage("<IsTruncated>false</IsTruncated>").continuation);
+  HttpResponse answer;
+  addHeaderLine(answer, "HTTP/1.1 100 Continue\r\n");
+  addHeaderLine(answer, "X-Early: 1\r\n");
+  addHeaderLine(answer, "HTTP/1.1 503 Service Unavailable\r\n");
+  addHeaderLine(answer, "Retry-After:  7 \r\n");
+  EXPECT_EQ(answer.header("retry-after"), "7");
+  EXPECT_EQ(answer.header("x-early"), "");
 }
 
 } // namespace
