@@ -107,9 +107,8 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   auto report = [&](Error error) {
     diagnostics.warn(image.path() + ": " + toString(std::move(error)));
   };
-  if (std::string section = image.implausibleCompressedSection(); !section.empty()) {
-    diagnostics.warn(image.path() + ": section '" + section +
-                     "' claims an impossible inflated size: the file's DWARF is not read");
+  if (std::string problem = image.implausibleCompressedSection(); !problem.empty()) {
+    diagnostics.warn(image.path() + ": " + problem + ": the file's DWARF is not read");
     return 0;
   }
   auto open = [&](const ElfImage& source) {
