@@ -34,6 +34,28 @@ std::optional<Record> read(LazyRandomTypeCollection& types, TypeIndex index, Typ
 
 } // namespace
 
+namespace {
+
+// The name of the class, structure, union or enumeration `index` is. Read
+// here rather than with LazyRandomTypeCollection::getTypeName, which
+// recurses through pointer and modifier records and never returns from a
+// cycle of them in a corrupt type stream (docs/FUZZING.md).
+std::string classTypeName(LazyRandomTypeCollection& types, TypeIndex index) {
+  if (auto record = read<ClassRecord>(types, index, LF_CLASS))
+    return record->getName().str();
+  if (auto record = read<ClassRecord>(types, index, LF_STRUCTURE))
+    return record->getName().str();
+  if (auto record = read<ClassRecord>(types, index, LF_INTERFACE))
+    return record->getName().str();
+  if (auto record = read<UnionRecord>(types, index, LF_UNION))
+    return record->getName().str();
+  if (auto record = read<EnumRecord>(types, index, LF_ENUM))
+    return record->getName().str();
+  return "";
+}
+
+} // namespace
+
 std::string InlineeNames::name(TypeIndex inlinee) {
   auto cached = cache_.find(inlinee.getIndex());
   if (cached != cache_.end())
@@ -53,9 +75,9 @@ std::string InlineeNames::name(TypeIndex inlinee) {
     auto tpi = file_.getPDBTpiStream();
     if (!tpi)
       consumeError(tpi.takeError());
-    else if (!member->getClassType().isSimple() &&
-             tpi->typeCollection().tryGetType(member->getClassType()))
-      result = tpi->typeCollection().getTypeName(member->getClassType()).str() + "::";
+    else if (std::string scope = classTypeName(tpi->typeCollection(), member->getClassType());
+             !scope.empty())
+      result = scope + "::";
     result += member->getName().str();
   }
   cache_.emplace(inlinee.getIndex(), result);
