@@ -4,7 +4,8 @@
 #   ./dev.sh test
 #   ./dev.sh build
 #   ./dev.sh fuzz TARGET [SECONDS]   (TARGET: postfix sym_parser crash_text
-#                                     core_file dump_elf dwarf_sections)
+#                                     core_file dump_elf dwarf_sections pdb pe
+#                                     http_answers)
 # Each command first installs whatever Debian packages are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -90,7 +91,8 @@ FUZZ_PACKAGES=(clang-19 libclang-rt-19-dev libfuzzer-19-dev)
 fuzz() {
   local target=${1:-} seconds=${2:-60}
   local -A names=([postfix]=postfix [sym_parser]=symParser [crash_text]=crashText
-                  [core_file]=coreFile [dump_elf]=dumpElf [dwarf_sections]=dwarfSections)
+                  [core_file]=coreFile [dump_elf]=dumpElf [dwarf_sections]=dwarfSections
+                  [pdb]=pdb [pe]=pe [http_answers]=httpAnswers)
   if [ -z "$target" ] || [ -z "${names[$target]:-}" ]; then
     echo "usage: ./dev.sh fuzz TARGET [SECONDS]; TARGET one of: ${!names[*]}" >&2
     exit 2
