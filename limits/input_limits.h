@@ -27,8 +27,8 @@ constexpr uint64_t kMaxMiniDebugInfoOutput = uint64_t(1) << 30;
 // --- DWARF (dwarf/) ---
 
 // Inlined calls nested deeper than this are left out (DWARF and PDB alike).
-// The deepest real nesting seen (Debian's python3.11 and libc debug files,
-// the shared corpus) is below 40.
+// The deepest real nesting seen is 18 levels (the shared corpus's gcc 12
+// -O2 C++), 13 in Debian's python3.11, 6 in its libc.
 constexpr uint32_t kMaxInlineDepth = 256;
 // Enclosing namespaces, classes and functions a name is qualified with, and
 // how deep naming may follow a local class's method into the function
@@ -97,6 +97,10 @@ constexpr size_t kMaxAnswerBody = size_t(4) << 20;
 constexpr size_t kMaxQuotedAnswer = 300;
 // Pages of an S3 listing (1000 keys each).
 constexpr int kMaxListingPages = 100000;
+// Seconds a server may take to answer once the request is sent (headers
+// and body; --timeout bounds only a stall). Every answer is at most
+// kMaxAnswerBody: this is 14 KiB/s for the largest.
+constexpr unsigned kMaxAnswerSeconds = 300;
 
 // "<what> is over the limit of <limit> <unit>": the words every message
 // about a limit uses.

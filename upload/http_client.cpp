@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstring>
 #include <curl/curl.h>
 #include <memory>
@@ -41,6 +42,30 @@ size_t readBody(char* buffer, size_t size, size_t count, void* user) {
   std::memcpy(buffer, cursor->data.data() + cursor->offset, n);
   cursor->offset += n;
   return n;
+}
+
+// When the request has gone out in full, and whether the answer has since
+// taken longer than it may.
+struct AnswerClock {
+  using Clock = std::chrono::steady_clock;
+  bool sent = false;
+  Clock::time_point sent_at;
+  std::chrono::seconds limit;
+  bool too_slow = false;
+};
+
+int watchAnswer(void* user, curl_off_t, curl_off_t, curl_off_t upload_total, curl_off_t uploaded) {
+  auto* clock = static_cast<AnswerClock*>(user);
+  AnswerClock::Clock::time_point now = AnswerClock::Clock::now();
+  if (!clock->sent && upload_total > 0 && uploaded >= upload_total) {
+    clock->sent = true;
+    clock->sent_at = now;
+  }
+  if (clock->sent && now - clock->sent_at > clock->limit) {
+    clock->too_slow = true;
+    return 1; // abort the transfer
+  }
+  return 0;
 }
 
 struct CurlDeleter {
@@ -87,6 +112,14 @@ HttpResponse performRequest(const HttpRequest& request) {
   curl_easy_setopt(c, CURLOPT_USERAGENT, "symstore/" DUMP_SYMS_VERSION);
   char error_text[CURL_ERROR_SIZE] = {};
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_text);
+  // A request without a body is sent once the transfer starts (connecting
+  // counts: --timeout bounds that alone).
+  bool has_body = !request.body.empty() || !request.form.empty();
+  AnswerClock clock{!has_body, AnswerClock::Clock::now(),
+                    std::chrono::seconds(request.answer_seconds)};
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, watchAnswer);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &clock);
 
   curl_slist* raw_headers = nullptr;
   for (const std::string& header : request.headers)
@@ -143,6 +176,12 @@ HttpResponse performRequest(const HttpRequest& request) {
   // Stopped at the body limit: the status and headers are the server's.
   if (result == CURLE_WRITE_ERROR && response.body_over_limit)
     result = CURLE_OK;
+  if (result == CURLE_ABORTED_BY_CALLBACK && clock.too_slow) {
+    response.status = 0;
+    response.transport_error =
+        limits::overLimit("the time the server took to answer", request.answer_seconds, "seconds");
+    return response;
+  }
   if (result != CURLE_OK) {
     response.status = 0;
     response.transport_error = error_text[0] ? error_text : curl_easy_strerror(result);

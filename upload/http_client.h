@@ -2,6 +2,8 @@
 // answer. No retries here (retry_policy.h), no protocol (the *_protocol files).
 #pragma once
 
+#include "limits/input_limits.h"
+
 #include <llvm/ADT/StringRef.h>
 #include <map>
 #include <string>
@@ -28,6 +30,9 @@ struct HttpRequest {
   std::string aws_credentials;
   // Connect timeout, and the longest the transfer may stall (no byte moving).
   unsigned timeout_seconds = 60;
+  // The longest the answer may take once the request is sent, however it
+  // trickles in.
+  unsigned answer_seconds = limits::kMaxAnswerSeconds;
 };
 
 struct HttpResponse {

@@ -3,16 +3,24 @@
 #include "limits/input_limits.h"
 #include "store/store_listing.h"
 #include "upload/gzip_body.h"
+#include "upload/http_client.h"
 #include "upload/retry_policy.h"
 #include "upload/server_answers.h"
 #include "upload/upload_protocol.h"
 #include "upload/upload_runner.h"
 #include "upload/zip_archive.h"
 
+#include <arpa/inet.h>
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace dumpsyms {
@@ -183,6 +191,75 @@ TEST(ServerAnswers, ListingPagesAndHeaders) {
   addHeaderLine(answer, "Retry-After:  7 \r\n");
   EXPECT_EQ(answer.header("retry-after"), "7");
   EXPECT_EQ(answer.header("x-early"), "");
+}
+
+// A server on 127.0.0.1 that answers one request with its headers, then
+// one body byte every 100 ms: never stalled, never done.
+class TricklingServer {
+public:
+  TricklingServer() {
+    listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+        ::listen(listener_, 1) == 0 &&
+        ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) == 0)
+      port_ = ntohs(address.sin_port);
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~TricklingServer() {
+    stop_ = true;
+    ::shutdown(listener_, SHUT_RDWR);
+    thread_.join();
+    ::close(listener_);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/x"; }
+
+private:
+  void serve() {
+    int client = ::accept(listener_, nullptr, nullptr);
+    if (client < 0)
+      return;
+    std::string request;
+    char buffer[4096];
+    while (request.find("\r\n\r\n") == std::string::npos) {
+      ssize_t n = ::recv(client, buffer, sizeof buffer, 0);
+      if (n <= 0)
+        break;
+      request.append(buffer, size_t(n));
+    }
+    std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n";
+    ::send(client, head.data(), head.size(), MSG_NOSIGNAL);
+    for (int i = 0; i < 200 && !stop_; ++i) {
+      if (::send(client, "x", 1, MSG_NOSIGNAL) != 1)
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ::close(client);
+  }
+
+  int listener_ = -1;
+  uint16_t port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+TEST(HttpClient, AnAnswerTricklingInPastItsTimeIsCutOff) {
+  TricklingServer server;
+  HttpRequest request;
+  request.url = server.url();
+  request.timeout_seconds = 30; // never stalled: this alone would wait 100000 s
+  request.answer_seconds = 1;
+  auto start = std::chrono::steady_clock::now();
+  HttpResponse answer = performRequest(request);
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_FALSE(answer.answered());
+  EXPECT_EQ(answer.transport_error,
+            "the time the server took to answer is over the limit of 1 seconds");
+  EXPECT_LT(took, std::chrono::seconds(10));
+  EXPECT_TRUE(isRetryable(answer));
 }
 
 } // namespace
