@@ -261,6 +261,8 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
       diagnostics.warn(pdb.path() + ": " + warning);
     builder.addUnit(std::move(symbols.unit));
   }
+  for (const std::string& problem : inlinees.problems())
+    diagnostics.warn(pdb.path() + ": " + problem + ": inlined functions are not named");
   for (const PdbPublic& symbol : publics)
     builder.addCodeSymbol({symbol.rva, 0, undecorateName(symbol.name, x86).name});
 
