@@ -1,6 +1,7 @@
 #include "pdb/pdb_file.h"
 
 #include "object/elf_image.h"
+#include "pdb/info_stream_check.h"
 
 #include <fmt/format.h>
 #include <llvm/BinaryFormat/Magic.h>
@@ -53,6 +54,8 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
     return fail("MSF headers", std::move(error));
   if (Error error = pdb->file_->parseStreamData())
     return fail("stream directory", std::move(error));
+  if (std::string problem = infoStreamProblem(*pdb->file_); !problem.empty())
+    return fileError(path, "corrupt PDB: PDB info stream: " + problem);
 
   auto info = pdb->file_->getPDBInfoStream();
   if (!info)
