@@ -2,6 +2,7 @@
 
 #include "object/elf_image.h"
 #include "pdb/info_stream_check.h"
+#include "pdb/nil_streams.h"
 
 #include <fmt/format.h>
 #include <llvm/BinaryFormat/Magic.h>
@@ -45,8 +46,8 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
     return fileError(path, "not a PDB (no MSF 7.00 signature)");
   std::unique_ptr<PdbFile> pdb(new PdbFile);
   pdb->path_ = path;
-  auto stream = std::make_unique<MemoryBufferByteStream>(std::move(bytes), endianness::little);
-  pdb->file_ = std::make_unique<pdb::PDBFile>(path, std::move(stream), pdb->allocator_);
+  pdb->file_ =
+      std::make_unique<pdb::PDBFile>(path, withNilStreamsEmpty(std::move(bytes)), pdb->allocator_);
   auto fail = [&](const char* what, Error error) {
     return fileError(path, std::string("corrupt PDB: ") + what + ": " + toString(std::move(error)));
   };
