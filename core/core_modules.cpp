@@ -1,5 +1,6 @@
 #include "core/core_modules.h"
 
+#include "limits/input_limits.h"
 #include "object/identifiers.h"
 
 #include <algorithm>
@@ -17,8 +18,8 @@ namespace {
 using Ehdr = llvm::object::ELF64LE::Ehdr;
 using Phdr = llvm::object::ELF64LE::Phdr;
 
-constexpr uint64_t kMaxProgramHeaders = 256;
-constexpr uint64_t kMaxNoteBytes = 64 * 1024;
+using limits::kMaxCoreModuleNoteBytes;
+using limits::kMaxCoreModuleProgramHeaders;
 
 // The GNU build-id of the ELF image mapped at `base`, from its PT_NOTE
 // segments as the dump holds them; empty when it does not hold them.
@@ -30,7 +31,7 @@ std::vector<uint8_t> buildIdAt(const CoreFile& core, uint64_t base) {
   std::memcpy(&header, header_bytes->data(), sizeof header);
   if (header.e_ident[llvm::ELF::EI_CLASS] != llvm::ELF::ELFCLASS64 ||
       header.e_phentsize != sizeof(Phdr) || header.e_phnum == 0 ||
-      header.e_phnum > kMaxProgramHeaders)
+      header.e_phnum > kMaxCoreModuleProgramHeaders)
     return {};
   auto table = core.read(base + header.e_phoff, uint64_t(header.e_phnum) * sizeof(Phdr));
   if (!table)
@@ -47,7 +48,8 @@ std::vector<uint8_t> buildIdAt(const CoreFile& core, uint64_t base) {
     return {};
   uint64_t link_base = *first_load & ~uint64_t(0xfff);
   for (const Phdr& h : headers) {
-    if (h.p_type != llvm::ELF::PT_NOTE || h.p_filesz > kMaxNoteBytes || h.p_vaddr < link_base)
+    if (h.p_type != llvm::ELF::PT_NOTE || h.p_filesz > kMaxCoreModuleNoteBytes ||
+        h.p_vaddr < link_base)
       continue;
     auto notes = core.read(base + (h.p_vaddr - link_base), h.p_filesz);
     if (!notes)

@@ -1,5 +1,7 @@
 #include "crash_text/frame_line.h"
 
+#include "limits/input_limits.h"
+
 #include <regex>
 
 namespace dumpsyms {
@@ -34,7 +36,7 @@ const std::regex& moduleOffsetFrame() {
 } // namespace
 
 std::optional<FrameLine> parseFrameLine(llvm::StringRef text) {
-  if (text.size() > 4096) // no frame line is this long
+  if (text.size() > limits::kMaxFrameLine) // no frame line is this long
     return std::nullopt;
   std::string line = text.str();
   std::smatch m;

@@ -26,6 +26,10 @@ namespace dumpsyms {
 
 using namespace llvm;
 
+bool pdbBelongsTo(const PdbFile& pdb, const CodeViewRecord& record) {
+  return pdb.identity().guid == record.guid && pdb.identity().age == record.age;
+}
+
 namespace {
 
 std::string fileStart(const std::string& path) {
@@ -62,10 +66,6 @@ std::string codeViewId(const CodeViewRecord& record) {
   return windowsDebugId(record.guid, record.age);
 }
 
-bool matches(const PdbFile& pdb, const CodeViewRecord& record) {
-  return pdb.identity().guid == record.guid && pdb.identity().age == record.age;
-}
-
 // The PE beside a PDB given alone ("app.pdb" -> "app.exe" or "app.dll"),
 // when its CodeView record names this PDB.
 std::unique_ptr<PeImage> peBesidePdb(const PdbFile& pdb, Diagnostics& diagnostics) {
@@ -79,7 +79,7 @@ std::unique_ptr<PeImage> peBesidePdb(const PdbFile& pdb, Diagnostics& diagnostic
       diagnostics.warn(toString(pe.takeError()));
       continue;
     }
-    if ((*pe)->codeView() && matches(pdb, *(*pe)->codeView()))
+    if ((*pe)->codeView() && pdbBelongsTo(pdb, *(*pe)->codeView()))
       return std::move(*pe);
     diagnostics.note(std::string(path) + " is beside the PDB but does not name it: not read");
   }
@@ -123,7 +123,7 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
     auto pdb = PdbFile::open(candidate);
     if (!pdb)
       return pdb.takeError();
-    if (!record || matches(**pdb, *record)) {
+    if (!record || pdbBelongsTo(**pdb, *record)) {
       if (facts) {
         facts->debug_info_from = "debug-file";
         facts->debug_file = candidate;
@@ -210,8 +210,13 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
   auto inputs = openWindowsInputs(options, diagnostics, facts);
   if (!inputs)
     return inputs.takeError();
-  PdbFile& pdb = *inputs->pdb;
-  const PeImage* pe = inputs->pe.get();
+  return dumpPdbModule(*inputs->pdb, inputs->pe.get(), options, diagnostics);
+}
+
+} // namespace
+
+Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& options,
+                               Diagnostics& diagnostics) {
   if (!pe && pdb.identity().machine == COFF::IMAGE_FILE_MACHINE_AMD64)
     diagnostics.note(pdb.path() + ": no PE at hand (give the .exe/.dll, or put it beside the "
                                   "PDB): no INFO CODE_ID and no STACK CFI");
@@ -231,7 +236,8 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
   size_t skipped_publics = 0;
   std::vector<PdbPublic> publics = readCodePublics(pdb, skipped_publics);
   if (skipped_publics)
-    diagnostics.warn(std::to_string(skipped_publics) + " public symbols were unreadable");
+    diagnostics.warn(pdb.path() + ": " + std::to_string(skipped_publics) +
+                     " public symbols were unreadable");
   std::unordered_map<uint32_t, std::string> mangled_at;
   for (const PdbPublic& symbol : publics)
     if (isMsvcMangled(symbol.name))
@@ -251,9 +257,12 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
   uint32_t module_count = dbi->modules().getModuleCount();
   for (uint32_t i = 0; i < module_count; ++i) {
     ModuleSymbolsResult symbols = readModuleSymbols(pdb, i, inlinees, namer);
-    diagnostics.warnAll(std::move(symbols.warnings));
+    for (std::string& warning : symbols.warnings)
+      diagnostics.warn(pdb.path() + ": " + warning);
     builder.addUnit(std::move(symbols.unit));
   }
+  for (const std::string& problem : inlinees.problems())
+    diagnostics.warn(pdb.path() + ": " + problem + ": inlined functions are not named");
   for (const PdbPublic& symbol : publics)
     builder.addCodeSymbol({symbol.rva, 0, undecorateName(symbol.name, x86).name});
 
@@ -275,7 +284,8 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
   Module module = std::move(builder).finish(build_options, stats);
   if (!options.no_cfi) {
     StackWinResult stack_win = readStackWin(pdb);
-    diagnostics.warnAll(std::move(stack_win.warnings));
+    for (std::string& warning : stack_win.warnings)
+      diagnostics.warn(pdb.path() + ": " + warning);
     module.stack_win = std::move(stack_win.records);
   }
   std::vector<PathPrefixMapping> prefix_map;
@@ -289,17 +299,23 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
   return module;
 }
 
+namespace {
+
+// LLVM's messages can span lines or quote bytes of the file: one line,
+// printable, is what the command line promises.
+Error oneLine(Error error) {
+  return createStringError(inconvertibleErrorCode(), "%s",
+                           printable(toString(std::move(error))).c_str());
+}
+
 } // namespace
 
 Expected<Module> dumpWindowsModule(const Options& options, Diagnostics& diagnostics,
                                    DumpFacts* facts) {
   auto module = dumpWindows(options, diagnostics, facts);
-  if (module)
-    return module;
-  // LLVM's messages can span lines or quote bytes of the file: one line,
-  // printable, is what the command line promises.
-  return createStringError(inconvertibleErrorCode(), "%s",
-                           printable(toString(module.takeError())).c_str());
+  if (!module)
+    return oneLine(module.takeError());
+  return module;
 }
 
 } // namespace dumpsyms

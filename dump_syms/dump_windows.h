@@ -12,12 +12,22 @@ namespace dumpsyms {
 
 class PdbFile;
 class PeImage;
+struct CodeViewRecord;
 
 // MODULE / INFO of a PDB (and the PE it belongs to, if at hand).
 llvm::Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe);
 // MODULE / INFO as the PE's CodeView record gives them, without its PDB:
 // what a symbol store files the PE's dump under.
 llvm::Expected<Module> peIdentity(const PeImage& pe);
+
+// Whether `pdb` is the one the PE's CodeView record names (GUID and age).
+bool pdbBelongsTo(const PdbFile& pdb, const CodeViewRecord& record);
+
+// The dump of a PDB already open, with the PE it belongs to when one is at
+// hand (`pe` may be null): what dumpWindowsModule does once it has found
+// its inputs.
+llvm::Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& options,
+                                     Diagnostics& diagnostics);
 
 // True when `path` starts like a PDB or a PE file (what this flow reads).
 bool isWindowsInput(const std::string& path);

@@ -1,5 +1,7 @@
 #include "dwarf/breakpad_forward_references.h"
 
+#include "limits/input_limits.h"
+
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/DebugInfo/DWARF/DWARFObject.h>
@@ -18,10 +20,14 @@ bool isScope(dwarf::Tag tag) {
 // Whether Breakpad's DIE walk reaches a subprogram: from the unit through
 // namespaces, classes, structures, unions and modules, and through the
 // classes local to a function; never into lexical blocks or a function
-// nested directly in another.
+// nested directly in another. (Scopes nested deeper than
+// limits::kMaxScopeDepth, which only corrupt input has, count as not
+// walked: each function's walk up stays short.)
 bool walkedByBreakpad(DWARFDie subprogram) {
   dwarf::Tag child = dwarf::DW_TAG_subprogram;
-  for (DWARFDie parent = subprogram.getParent(); parent; parent = parent.getParent()) {
+  uint32_t depth = 0;
+  for (DWARFDie parent = subprogram.getParent(); parent && depth < limits::kMaxScopeDepth;
+       parent = parent.getParent(), ++depth) {
     dwarf::Tag tag = parent.getTag();
     if (tag == dwarf::DW_TAG_compile_unit || tag == dwarf::DW_TAG_skeleton_unit)
       return child == dwarf::DW_TAG_subprogram || isScope(child) || child == dwarf::DW_TAG_module;

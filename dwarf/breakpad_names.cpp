@@ -1,6 +1,7 @@
 #include "dwarf/breakpad_names.h"
 
 #include "dwarf/breakpad_language.h"
+#include "limits/input_limits.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
 
@@ -11,8 +12,8 @@ using namespace llvm;
 namespace {
 
 // Scopes nest and references chain only a few levels deep in real DWARF;
-// the bound guards against cycles in corrupt input.
-constexpr int kMaxDepth = 128;
+// the bound guards against cycles and runaway recursion on corrupt input.
+constexpr int kMaxDepth = limits::kMaxBreakpadNameDepth;
 
 bool isDeclaration(DWARFDie die) {
   return dwarf::toUnsigned(die.find(dwarf::DW_AT_declaration), 0) != 0;

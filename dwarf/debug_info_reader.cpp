@@ -131,10 +131,8 @@ unsigned threadCount(unsigned requested) {
 StartedDebugInfo startDebugInfo(const ElfImage& image, unsigned threads) {
   StartedDebugInfo started;
   started.started = true;
-  if (std::string section = image.implausibleCompressedSection(); !section.empty()) {
-    started.warnings.push_back(
-        image.path() + ": section '" + section +
-        "' claims an impossible inflated size: the file's DWARF is not read");
+  if (std::string problem = image.implausibleCompressedSection(); !problem.empty()) {
+    started.warnings.push_back(image.path() + ": " + problem + ": the file's DWARF is not read");
     started.unreadable = true;
     return started;
   }

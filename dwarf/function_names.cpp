@@ -1,5 +1,7 @@
 #include "dwarf/function_names.h"
 
+#include "limits/input_limits.h"
+
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/Demangle/Demangle.h>
 #include <vector>
@@ -9,10 +11,6 @@ namespace dumpsyms {
 using namespace llvm;
 
 namespace {
-
-// DW_AT_specification and DW_AT_abstract_origin chains are short; the bound
-// only guards against cycles in corrupt input.
-constexpr int kMaxChain = 16;
 
 bool isCLanguage(DWARFDie die) {
   std::optional<uint64_t> language = unitLanguage(die);
@@ -36,7 +34,7 @@ bool isCLanguage(DWARFDie die) {
 // at through DW_AT_abstract_origin and DW_AT_specification, breadth first.
 std::vector<DWARFDie> FunctionNamer::declarationChain(DWARFDie die) const {
   std::vector<DWARFDie> chain{die};
-  for (size_t i = 0; i < chain.size() && chain.size() < kMaxChain; ++i) {
+  for (size_t i = 0; i < chain.size() && chain.size() < limits::kMaxDeclarationChain; ++i) {
     for (dwarf::Attribute attribute : {dwarf::DW_AT_abstract_origin, dwarf::DW_AT_specification}) {
       DWARFDie target = reader_.referenced(chain[i], attribute);
       if (target)
@@ -51,7 +49,17 @@ const FunctionNamer::Name& FunctionNamer::lookup(DWARFDie die) {
   auto found = cache_.find(key);
   if (found != cache_.end())
     return found->second;
+  // Naming a local class's method names the function around it first
+  // (qualifiedName), which may hold another: the recursion is bounded, and
+  // a reference cycle in corrupt DWARF ends at the bound too.
+  if (naming_depth_ >= limits::kMaxScopeDepth) {
+    scope_limit_hit_ = true;
+    static const Name kUnnamed;
+    return kUnnamed;
+  }
+  ++naming_depth_;
   Name result = computeName(die);
+  --naming_depth_;
   return cache_.emplace(key, std::move(result)).first->second;
 }
 
@@ -98,7 +106,12 @@ FunctionNamer::Name FunctionNamer::computeName(DWARFDie die) {
 // classes, structures and unions that enclose it.
 std::string FunctionNamer::qualifiedName(DWARFDie named) {
   std::string result = stringAttribute(named, {dwarf::DW_AT_name});
+  uint32_t depth = 0;
   for (DWARFDie scope = named.getParent(); scope; scope = scope.getParent()) {
+    if (++depth > limits::kMaxScopeDepth) {
+      scope_limit_hit_ = true;
+      return result;
+    }
     const char* scope_name = stringAttribute(scope, {dwarf::DW_AT_name});
     switch (scope.getTag()) {
     case dwarf::DW_TAG_namespace:

@@ -7,6 +7,7 @@
 #include <llvm/DebugInfo/DWARF/DWARFDie.h>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace dumpsyms {
@@ -38,6 +39,10 @@ public:
   // else the plain DW_AT_name (inlined code has no symbol to supply more).
   std::string inlineOriginName(llvm::DWARFDie die);
 
+  // Whether a name since the last call was cut at limits::kMaxScopeDepth
+  // (scopes nested deeper, only in corrupt DWARF); resets the flag.
+  bool takeScopeLimitHit() { return std::exchange(scope_limit_hit_, false); }
+
 private:
   Name computeName(llvm::DWARFDie die);
   std::string qualifiedName(llvm::DWARFDie named);
@@ -49,6 +54,8 @@ private:
 
   DieReader reader_;
   std::unordered_map<const void*, Name> cache_;
+  uint32_t naming_depth_ = 0;
+  bool scope_limit_hit_ = false;
 };
 
 } // namespace dumpsyms

@@ -3,6 +3,7 @@
 #include "dwarf/breakpad_names.h"
 #include "dwarf/function_names.h"
 #include "dwarf/unit_line_table.h"
+#include "limits/input_limits.h"
 
 #include <algorithm>
 #include <llvm/BinaryFormat/Dwarf.h>
@@ -15,10 +16,6 @@ namespace dumpsyms {
 using namespace llvm;
 
 namespace {
-
-// Inlined calls nested deeper than this are left out (corrupt input can
-// nest without end; real code stays far below it).
-constexpr uint32_t kMaxInlineDepth = 256;
 
 std::vector<AddressRange> codeRanges(DWARFDie die, std::vector<std::string>& warnings) {
   std::vector<AddressRange> out;
@@ -118,6 +115,12 @@ public:
       function.ranges = std::move(ranges);
       if (options_.inlines)
         collectInlines(die, function);
+      if (namer_.takeScopeLimitHit())
+        warn(unit, "DIE at offset 0x" + utohexstr(die.getOffset()) + ": " +
+                       limits::overLimit("the nesting of the scopes around it (or its inlined "
+                                         "calls' origins)",
+                                         limits::kMaxScopeDepth, "levels") +
+                       ": named from the innermost ones");
       out.functions.push_back(std::move(function));
     }
 
@@ -201,6 +204,7 @@ private:
       std::reverse(stack.begin() + mark, stack.end());
     };
     pushChildren(function_die, 0);
+    bool too_deep = false;
     while (!stack.empty()) {
       Pending next = stack.back();
       stack.pop_back();
@@ -209,8 +213,10 @@ private:
         pushChildren(next.die, next.depth);
         break;
       case dwarf::DW_TAG_inlined_subroutine: {
-        if (next.depth >= kMaxInlineDepth)
+        if (next.depth >= limits::kMaxInlineDepth) {
+          too_deep = true;
           break;
+        }
         std::vector<AddressRange> ranges = codeRanges(next.die, warnings_);
         if (ranges.empty())
           break;
@@ -230,6 +236,12 @@ private:
         break;
       }
     }
+    if (too_deep)
+      warn(*function_die.getDwarfUnit(), "DIE at offset 0x" + utohexstr(function_die.getOffset()) +
+                                             ": " +
+                                             limits::overLimit("the nesting of its inlined calls",
+                                                               limits::kMaxInlineDepth, "levels") +
+                                             ": the deeper ones are left out");
   }
 
   const ExtractOptions& options_;

@@ -85,7 +85,9 @@ bool repairSection(std::string& bytes, bool little_endian, bool is_type_section,
     }
     if ((offset_size == 4 && length >= 0xfffffff0) || length > bytes.size() - header) {
       warnings.push_back(where + ": the unit at offset 0x" + utohexstr(offset) +
-                         " has an impossible length; it and what follows are not read");
+                         " has an impossible length (" + std::to_string(length) + " bytes, with " +
+                         std::to_string(bytes.size() - header) +
+                         " left in the section); it and what follows are not read");
       bytes.resize(offset);
       return true;
     }

@@ -1,5 +1,6 @@
 #include "object/elf_image.h"
 
+#include "limits/input_limits.h"
 #include "object/legacy_zdebug.h"
 
 #include <algorithm>
@@ -18,10 +19,15 @@ Error fileError(const std::string& path, const Twine& message) {
   return createStringError(inconvertibleErrorCode(), "%s: %s", path.c_str(), message.str().c_str());
 }
 
-// zlib inflates at most about 1000:1 and zstd a few 10000:1 (runs of
-// zeros); a claim beyond this bound is corruption, not compression.
 bool plausibleInflatedSize(uint64_t inflated, uint64_t compressed) {
-  return inflated <= compressed * 65536 + (uint64_t(1) << 20);
+  return inflated <= compressed * limits::kMaxInflateRatio + limits::kInflateSlack;
+}
+
+std::string implausibleInflation(const std::string& section, uint64_t inflated,
+                                 uint64_t compressed) {
+  return "section '" + section + "' claims to inflate " + std::to_string(compressed) +
+         " bytes to " + std::to_string(inflated) + ": " +
+         limits::overLimit("that", limits::kMaxInflateRatio, "times its compressed size");
 }
 
 bool ElfSection::hasBytes() const {
@@ -168,8 +174,8 @@ Expected<std::optional<std::string>> ElfImage::sectionCopy(const ElfSection& sec
                                 toString(decompressor.takeError()));
   // A hostile header may claim any size: refuse what no real section needs.
   if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
-    return fileError(path_, "section '" + section.name + "' claims an implausible size of " +
-                                Twine(decompressor->getDecompressedSize()) + " bytes");
+    return fileError(
+        path_, implausibleInflation(section.name, decompressor->getDecompressedSize(), raw.size()));
   std::string out;
   if (Error error = decompressor->resizeAndDecompress(out))
     return fileError(path_, "cannot inflate section '" + section.name +
@@ -205,7 +211,7 @@ std::string ElfImage::implausibleCompressedSection() const {
       continue; // LLVM reports these itself and skips the section
     }
     if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
-      return section.name;
+      return implausibleInflation(section.name, decompressor->getDecompressedSize(), raw.size());
   }
   return "";
 }

@@ -88,8 +88,9 @@ public:
   // True when the image holds any DWARF section with bytes.
   bool hasDebugInfo() const;
 
-  // A compressed section whose header claims more bytes than its data could
-  // inflate to: "" when there is none. LLVM would try to allocate that much.
+  // What is wrong with the first compressed section whose header claims
+  // more bytes than its data could inflate to (implausibleInflation), or ""
+  // when there is none. LLVM would try to allocate that much.
   std::string implausibleCompressedSection() const;
 
   // Problems met while opening that did not stop it (a legacy compressed
@@ -114,8 +115,11 @@ private:
 };
 
 // Whether a compressed section may really inflate to `inflated` bytes:
-// beyond the bound it is corruption, not compression.
+// beyond limits::kMaxInflateRatio it is corruption, not compression.
 bool plausibleInflatedSize(uint64_t inflated, uint64_t compressed);
+// "section 'NAME' claims to inflate to N bytes: ... over the limit ...".
+std::string implausibleInflation(const std::string& section, uint64_t inflated,
+                                 uint64_t compressed);
 
 // An error that names the file, as every message of the tool does.
 llvm::Error fileError(const std::string& path, const llvm::Twine& message);

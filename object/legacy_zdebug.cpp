@@ -48,9 +48,11 @@ inflate(MemoryBufferRef input, const std::function<void(const std::string&)>& wa
     for (int k = 4; k < 12; ++k)
       size = (size << 8) | data[k];
     SmallVector<uint8_t, 0> inflated;
-    Error error = !plausibleInflatedSize(size, data.size())
-                      ? createStringError(inconvertibleErrorCode(), "implausible inflated size")
-                      : compression::zlib::decompress(data.drop_front(12), inflated, size);
+    if (!plausibleInflatedSize(size, data.size())) {
+      warning(implausibleInflation(name->str(), size, data.size()) + ": not inflated");
+      continue;
+    }
+    Error error = compression::zlib::decompress(data.drop_front(12), inflated, size);
     if (error) {
       warning("cannot inflate section '" + name->str() + "': " + toString(std::move(error)));
       continue;

@@ -1,16 +1,10 @@
 #include "object/mini_debug_info.h"
 
+#include "limits/input_limits.h"
+
 #include <lzma.h>
 
 namespace dumpsyms {
-
-namespace {
-
-// Bounds what a hostile .gnu_debugdata can make us allocate.
-constexpr uint64_t kMemoryLimit = uint64_t(1) << 30;
-constexpr uint64_t kMaxOutput = uint64_t(1) << 30;
-
-} // namespace
 
 std::unique_ptr<ElfImage> readMiniDebugInfo(const ElfImage& image,
                                             std::vector<std::string>& warnings) {
@@ -24,7 +18,7 @@ std::unique_ptr<ElfImage> readMiniDebugInfo(const ElfImage& image,
     return nullptr;
   }
   lzma_stream stream = LZMA_STREAM_INIT;
-  if (lzma_stream_decoder(&stream, kMemoryLimit, 0) != LZMA_OK) {
+  if (lzma_stream_decoder(&stream, limits::kMaxMiniDebugInfoMemory, 0) != LZMA_OK) {
     warnings.push_back(image.path() + ": .gnu_debugdata: cannot start the xz decoder");
     return nullptr;
   }
@@ -33,15 +27,24 @@ std::unique_ptr<ElfImage> readMiniDebugInfo(const ElfImage& image,
   stream.avail_in = (*bytes)->size();
   lzma_ret result = LZMA_OK;
   char chunk[1 << 16];
+  bool too_large = false;
   while (result == LZMA_OK) {
     stream.next_out = reinterpret_cast<uint8_t*>(chunk);
     stream.avail_out = sizeof chunk;
     result = lzma_code(&stream, LZMA_FINISH);
     out.append(chunk, sizeof chunk - stream.avail_out);
-    if (out.size() > kMaxOutput)
+    too_large = out.size() > limits::kMaxMiniDebugInfoOutput;
+    if (too_large)
       result = LZMA_MEMLIMIT_ERROR;
   }
   lzma_end(&stream);
+  if (too_large || result == LZMA_MEMLIMIT_ERROR) {
+    warnings.push_back(image.path() + ": .gnu_debugdata: " +
+                       limits::overLimit("what it inflates to (or the decoder's memory)",
+                                         limits::kMaxMiniDebugInfoOutput, "bytes") +
+                       ": not read");
+    return nullptr;
+  }
   if (result != LZMA_STREAM_END) {
     warnings.push_back(image.path() + ": .gnu_debugdata is not a valid xz stream (error " +
                        std::to_string(result) + ")");

@@ -4,7 +4,7 @@
 #include <llvm/DebugInfo/CodeView/TypeDeserializer.h>
 #include <llvm/DebugInfo/CodeView/TypeRecord.h>
 #include <llvm/DebugInfo/PDB/Native/PDBFile.h>
-#include <llvm/DebugInfo/PDB/Native/TpiStream.h>
+#include <llvm/DebugInfo/PDB/Native/RawConstants.h>
 
 namespace dumpsyms {
 
@@ -34,28 +34,58 @@ std::optional<Record> read(LazyRandomTypeCollection& types, TypeIndex index, Typ
 
 } // namespace
 
+namespace {
+
+// The name of the class, structure, union or enumeration `index` is. Read
+// here rather than with LazyRandomTypeCollection::getTypeName, which
+// recurses through pointer and modifier records and never returns from a
+// cycle of them in a corrupt type stream (docs/FUZZING.md).
+std::string classTypeName(LazyRandomTypeCollection& types, TypeIndex index) {
+  if (auto record = read<ClassRecord>(types, index, LF_CLASS))
+    return record->getName().str();
+  if (auto record = read<ClassRecord>(types, index, LF_STRUCTURE))
+    return record->getName().str();
+  if (auto record = read<ClassRecord>(types, index, LF_INTERFACE))
+    return record->getName().str();
+  if (auto record = read<UnionRecord>(types, index, LF_UNION))
+    return record->getName().str();
+  if (auto record = read<EnumRecord>(types, index, LF_ENUM))
+    return record->getName().str();
+  return "";
+}
+
+} // namespace
+
+TypeStream* InlineeNames::stream(uint32_t index, std::unique_ptr<TypeStream>& slot, bool& tried,
+                                 const char* what) {
+  if (!tried) {
+    tried = true;
+    std::string problem;
+    slot = TypeStream::open(file_, index, problem);
+    if (!slot)
+      problems_.push_back(std::string("the ") + what + " stream is not read: " + problem);
+  }
+  return slot.get();
+}
+
 std::string InlineeNames::name(TypeIndex inlinee) {
   auto cached = cache_.find(inlinee.getIndex());
   if (cached != cache_.end())
     return cached->second;
   std::string result;
-  auto ipi = file_.getPDBIpiStream();
-  if (!ipi) {
-    consumeError(ipi.takeError());
+  TypeStream* ipi = stream(pdb::StreamIPI, ids_, tried_ids_, "IPI (ids)");
+  if (!ipi)
     return result;
-  }
-  LazyRandomTypeCollection& ids = ipi->typeCollection();
+  LazyRandomTypeCollection& ids = ipi->types();
   if (auto function = read<FuncIdRecord>(ids, inlinee, LF_FUNC_ID)) {
     if (auto scope = read<StringIdRecord>(ids, function->getParentScope(), LF_STRING_ID))
       result = scope->getString().str() + "::";
     result += function->getName().str();
   } else if (auto member = read<MemberFuncIdRecord>(ids, inlinee, LF_MFUNC_ID)) {
-    auto tpi = file_.getPDBTpiStream();
-    if (!tpi)
-      consumeError(tpi.takeError());
-    else if (!member->getClassType().isSimple() &&
-             tpi->typeCollection().tryGetType(member->getClassType()))
-      result = tpi->typeCollection().getTypeName(member->getClassType()).str() + "::";
+    TypeStream* tpi = stream(pdb::StreamTPI, types_, tried_types_, "TPI (types)");
+    std::string scope = tpi ? classTypeName(tpi->types(), member->getClassType()) : "";
+    if (!scope.empty())
+      result = scope + "::";
     result += member->getName().str();
   }
   cache_.emplace(inlinee.getIndex(), result);

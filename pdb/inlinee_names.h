@@ -4,10 +4,14 @@
 // of a member) joined by "::" to the function's name.
 #pragma once
 
+#include "pdb/type_stream.h"
+
 #include <cstdint>
 #include <llvm/DebugInfo/CodeView/TypeIndex.h>
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace llvm::pdb {
 class PDBFile;
@@ -23,8 +27,17 @@ public:
   // the id is not a readable function id.
   std::string name(llvm::codeview::TypeIndex inlinee);
 
+  // What kept the IPI or TPI stream from being read (each once).
+  const std::vector<std::string>& problems() const { return problems_; }
+
 private:
+  TypeStream* stream(uint32_t index, std::unique_ptr<TypeStream>& slot, bool& tried,
+                     const char* what);
+
   llvm::pdb::PDBFile& file_;
+  std::unique_ptr<TypeStream> ids_, types_;
+  bool tried_ids_ = false, tried_types_ = false;
+  std::vector<std::string> problems_;
   std::unordered_map<uint32_t, std::string> cache_;
 };
 

@@ -1,5 +1,6 @@
 #include "pdb/module_symbols.h"
 
+#include "limits/input_limits.h"
 #include "pdb/inline_annotations.h"
 
 #include <algorithm>
@@ -260,7 +261,7 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
   constexpr size_t kNone = SIZE_MAX;
   size_t current = kNone; // index into functions of the open procedure
   uint32_t inline_depth = 0;
-  bool had_error = false;
+  bool had_error = false, too_deep = false;
   for (const CVSymbol& symbol : stream.symbols(&had_error)) {
     SymbolKind kind = symbol.kind();
     if (closesScope(kind)) {
@@ -289,6 +290,9 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
         functions.push_back(std::move(pending));
         current = functions.size() - 1;
       }
+    } else if ((kind == S_INLINESITE || kind == S_INLINESITE2) && current != kNone &&
+               inline_depth >= limits::kMaxInlineDepth) {
+      too_deep = true;
     } else if ((kind == S_INLINESITE || kind == S_INLINESITE2) && current != kNone) {
       InlineSiteSym site(static_cast<SymbolRecordKind>(kind));
       if (Error error = SymbolDeserializer::deserializeAs<InlineSiteSym>(symbol, site)) {
@@ -312,6 +316,9 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
   }
   if (had_error)
     warn("the symbol stream ends in a corrupt record");
+  if (too_deep)
+    warn(limits::overLimit("the nesting of inline sites", limits::kMaxInlineDepth, "levels") +
+         ": the deeper ones are left out");
 
   // Lines per function, with inlined code's lines painted over the call
   // site's; the INLINE records' call lines are what lay under them.

@@ -1,6 +1,8 @@
 #include "pdb/pdb_file.h"
 
 #include "object/elf_image.h"
+#include "pdb/info_stream_check.h"
+#include "pdb/nil_streams.h"
 
 #include <fmt/format.h>
 #include <llvm/BinaryFormat/Magic.h>
@@ -35,12 +37,17 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(const std::string& path) {
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer)
     return fileError(path, "cannot read: " + buffer.getError().message());
-  if (!looksLikePdb((*buffer)->getBuffer()))
+  return open(std::move(*buffer), path);
+}
+
+Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> bytes,
+                                                 const std::string& path) {
+  if (!looksLikePdb(bytes->getBuffer()))
     return fileError(path, "not a PDB (no MSF 7.00 signature)");
   std::unique_ptr<PdbFile> pdb(new PdbFile);
   pdb->path_ = path;
-  auto stream = std::make_unique<MemoryBufferByteStream>(std::move(*buffer), endianness::little);
-  pdb->file_ = std::make_unique<pdb::PDBFile>(path, std::move(stream), pdb->allocator_);
+  pdb->file_ =
+      std::make_unique<pdb::PDBFile>(path, withNilStreamsEmpty(std::move(bytes)), pdb->allocator_);
   auto fail = [&](const char* what, Error error) {
     return fileError(path, std::string("corrupt PDB: ") + what + ": " + toString(std::move(error)));
   };
@@ -48,6 +55,8 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(const std::string& path) {
     return fail("MSF headers", std::move(error));
   if (Error error = pdb->file_->parseStreamData())
     return fail("stream directory", std::move(error));
+  if (std::string problem = infoStreamProblem(*pdb->file_); !problem.empty())
+    return fileError(path, "corrupt PDB: PDB info stream: " + problem);
 
   auto info = pdb->file_->getPDBInfoStream();
   if (!info)

@@ -12,6 +12,7 @@
 #include <llvm/DebugInfo/PDB/Native/PDBFile.h>
 #include <llvm/Support/Allocator.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ struct PdbIdentity {
 class PdbFile {
 public:
   static llvm::Expected<std::unique_ptr<PdbFile>> open(const std::string& path);
+  // The same from bytes already in memory; `path` names them in errors.
+  static llvm::Expected<std::unique_ptr<PdbFile>> open(std::unique_ptr<llvm::MemoryBuffer> bytes,
+                                                       const std::string& path);
   ~PdbFile();
 
   const std::string& path() const { return path_; }

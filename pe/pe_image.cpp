@@ -18,9 +18,14 @@ Expected<std::unique_ptr<PeImage>> PeImage::open(const std::string& path) {
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer)
     return fileError(path, "cannot read: " + buffer.getError().message());
+  return open(std::move(*buffer), path);
+}
+
+Expected<std::unique_ptr<PeImage>> PeImage::open(std::unique_ptr<MemoryBuffer> bytes,
+                                                 const std::string& path) {
   std::unique_ptr<PeImage> image(new PeImage);
   image->path_ = path;
-  image->buffer_ = std::move(*buffer);
+  image->buffer_ = std::move(bytes);
   if (!looksLikePe(image->buffer_->getBuffer()))
     return fileError(path, "not a PE file (no MZ header)");
   std::string problem = peHeaderProblem(image->buffer_->getBuffer());

@@ -27,6 +27,9 @@ class PeImage {
 public:
   // Opens and checks `path`; errors name the file and say what is wrong.
   static llvm::Expected<std::unique_ptr<PeImage>> open(const std::string& path);
+  // The same from bytes already in memory; `path` names them in errors.
+  static llvm::Expected<std::unique_ptr<PeImage>> open(std::unique_ptr<llvm::MemoryBuffer> bytes,
+                                                       const std::string& path);
 
   const std::string& path() const { return path_; }
   uint16_t machine() const { return coff_->getMachine(); }

@@ -1,6 +1,7 @@
 #include "stackwalk/stack_walker.h"
 
 #include "cfi/register_names.h"
+#include "limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
 
 #include <llvm/BinaryFormat/ELF.h>
@@ -9,7 +10,7 @@ namespace dumpsyms {
 
 namespace {
 
-constexpr size_t kMaxFrames = 1024;
+constexpr size_t kMaxFrames = limits::kMaxWalkedFrames;
 // Words scanned for a return address: as Breakpad's processor, four times
 // as many from the crashing frame, whose own frame may be large.
 constexpr uint64_t kScanWords = 40;

@@ -1,5 +1,8 @@
 #include "symbol_writer/text_reader.h"
 
+#include "limits/input_limits.h"
+
+#include <algorithm>
 #include <llvm/ADT/SmallVector.h>
 #include <map>
 #include <set>
@@ -44,6 +47,31 @@ bool parseRules(StringRef text, std::vector<CfiRule>& rules) {
   return !rules.empty();
 }
 
+// The deepest stack a postfix expression or STACK WIN program needs: every
+// operand pushes, every binary operator and assignment pops two (an
+// operator pushes its result back), `^` replaces the top.
+size_t postfixStackDepth(StringRef text) {
+  llvm::SmallVector<StringRef, 16> tokens;
+  text.split(tokens, ' ', -1, /*KeepEmpty=*/false);
+  size_t depth = 0, deepest = 0;
+  for (StringRef token : tokens) {
+    if (token == "^")
+      continue;
+    if (token == "=" || token == "+" || token == "-" || token == "*" || token == "/" ||
+        token == "%" || token == "@") {
+      depth -= std::min<size_t>(depth, 2);
+      if (token != "=")
+        ++depth;
+      continue;
+    }
+    // "=$eip": an assignment glued to the next operand.
+    if (token.size() > 1 && token.front() == '=')
+      depth -= std::min<size_t>(depth, 2);
+    deepest = std::max(deepest, ++depth);
+  }
+  return deepest;
+}
+
 // Whether [start, end) overlaps a range already in `ranges` (start -> end);
 // adds it when not.
 bool overlapsOrAdd(std::map<uint64_t, uint64_t>& ranges, uint64_t start, uint64_t end) {
@@ -67,6 +95,12 @@ public:
       line = line.rtrim('\r');
       if (line.empty())
         continue;
+      if (line.size() > limits::kMaxSymbolFileLine) {
+        out_.problems.push_back(
+            {number,
+             limits::overLimit("the line", limits::kMaxSymbolFileLine, "bytes") + ": not read"});
+        continue;
+      }
       problem_.clear();
       if (std::string problem = record(line); !problem.empty())
         out_.problems.push_back({number, problem});
@@ -118,7 +152,7 @@ private:
     uint64_t id;
     if (!decimal(field(line), id) || line.empty())
       return std::string(kind) + " without a decimal id and a name";
-    if (id > 100000000)
+    if (id > limits::kMaxSymbolFileId)
       return std::string(kind) + " id " + std::to_string(id) + " is implausibly large";
     if (table.size() <= id)
       table.resize(id + 1);
@@ -235,6 +269,7 @@ private:
     frame.range = {address, address + size};
     if (!parseRules(line, frame.initial))
       return "STACK CFI INIT without rules";
+    checkRuleStacks(frame.initial);
     out_.module.cfi_frames.push_back(std::move(frame));
     current_frame_ = &out_.module.cfi_frames.back();
     return "";
@@ -247,6 +282,7 @@ private:
     CfiChange change;
     if (!hex(field(line), address) || !parseRules(line, change.rules))
       return "STACK CFI without a hex address and rules";
+    checkRuleStacks(change.rules);
     change.address = address;
     if (!current_frame_->range.contains(address))
       problem_ = "STACK CFI address outside its STACK CFI INIT range";
@@ -276,6 +312,10 @@ private:
       r.program = line.str();
       if (r.program.empty())
         return "STACK WIN without its program string";
+      if (postfixStackDepth(r.program) > limits::kMaxExpressionStack)
+        problem_ = limits::overLimit("the stack its program needs", limits::kMaxExpressionStack,
+                                     "values") +
+                   ": the stack walk does not run it";
     } else {
       uint64_t allocates;
       if (!hex(field(line), allocates))
@@ -284,6 +324,15 @@ private:
     }
     out_.module.stack_win.push_back(std::move(r));
     return "";
+  }
+
+  // The evaluator refuses an expression that needs a deeper stack.
+  void checkRuleStacks(const std::vector<CfiRule>& rules) {
+    for (const CfiRule& rule : rules)
+      if (postfixStackDepth(rule.expression) > limits::kMaxExpressionStack)
+        problem_ = limits::overLimit("the stack the rule for " + rule.name + " needs",
+                                     limits::kMaxExpressionStack, "values") +
+                   ": the stack walk does not use it";
   }
 
   bool knownFile(uint64_t id) const {

@@ -1,5 +1,6 @@
 #include "symstore/add_command.h"
 
+#include "limits/bounded_json.h"
 #include "store/atomic_file.h"
 #include "symstore/child_process.h"
 #include "symstore/dump_scheduler.h"
@@ -45,7 +46,7 @@ ManifestEntry outcome(const ChildResult& child, const ManifestEntry& planned) {
                   " (" + strsignal(child.signal) + ")" + (detail.empty() ? "" : ": " + detail);
     return entry;
   }
-  auto parsed = llvm::json::parse(child.out);
+  auto parsed = parseBoundedJson(child.out);
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     std::string detail = lastLine(child.err);

@@ -1,5 +1,6 @@
 #include "symtool/crash_report.h"
 
+#include "limits/bounded_json.h"
 #include "lookup/crash_symbolizer.h"
 #include "symtool/output.h"
 
@@ -18,7 +19,7 @@ bool symbolizeReport(llvm::StringRef line, StoreFrameResolver& resolver, bool js
                      std::optional<unsigned> keep) {
   if (!line.ltrim().starts_with("{"))
     return false;
-  auto parsed = llvm::json::parse(line);
+  auto parsed = parseBoundedJson(line);
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     return false;

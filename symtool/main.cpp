@@ -4,10 +4,13 @@
 // `diff` compares two builds; `stackwalk` unwinds a core file's threads.
 #include "crash_text/frame_line.h"
 #include "dump_syms/shared_options.h"
+#include "limits/bounded_json.h"
+#include "limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
 #include "lookup/symbol_source.h"
 #include "symbol_writer/text_reader.h"
 #include "symtool/crash_report.h"
+#include "symtool/line_reader.h"
 #include "symtool/output.h"
 #include "symtool/stackwalk_output.h"
 #include "symtool/symbol_diff.h"
@@ -180,20 +183,37 @@ int main(int argc, char** argv) {
       backtrace.clear();
     };
     std::string line;
-    while (std::getline(in, line)) {
-      if (!line.empty() && line.back() == '\r')
-        line.pop_back();
+    std::string name = crash_file.empty() ? "<stdin>" : crash_file;
+    bool skipped = false;
+    for (size_t number = 1;; ++number) {
+      LineRead read = readBoundedLine(in, limits::kMaxCrashTextLine, line);
+      if (read == LineRead::End)
+        break;
+      if (read == LineRead::TooLong) {
+        std::fprintf(stderr, "symtool: error: %s:%zu: %s: skipped\n", name.c_str(), number,
+                     limits::overLimit("the line", limits::kMaxCrashTextLine, "bytes").c_str());
+        skipped = true;
+        continue;
+      }
       if (parseFrameLine(line)) {
         backtrace.push_back(line);
         continue;
       }
       flush();
+      if (llvm::StringRef(line).ltrim().starts_with("{") &&
+          jsonNestingDepth(line) > limits::kMaxJsonDepth) {
+        std::fprintf(
+            stderr, "symtool: error: %s:%zu: %s: not read as a crash report\n", name.c_str(),
+            number,
+            limits::overLimit("the JSON's nesting", limits::kMaxJsonDepth, "levels").c_str());
+        skipped = true;
+      }
       if (!symbolizeReport(line, resolver, json,
                            trim ? std::optional<unsigned>(keep) : std::nullopt))
         printSymbolized(line, symbolizer.line(line), json);
     }
     flush();
-    return 0;
+    return skipped ? kExitError : 0;
   }
 
   if (*stackwalk) {

@@ -80,18 +80,6 @@ private:
     return r;
   }
 
-  // A JSON answer's string field, or "".
-  static std::string field(const HttpResponse& answer, llvm::StringRef name) {
-    auto parsed = llvm::json::parse(answer.body);
-    if (!parsed) {
-      llvm::consumeError(parsed.takeError());
-      return "";
-    }
-    const llvm::json::Object* object = parsed->getAsObject();
-    auto value = object ? object->getString(name) : std::nullopt;
-    return value ? value->str() : "";
-  }
-
   UploadResult uploadOne(const StoredSymbolFile& file) override {
     UploadResult result;
     unsigned tries = 0;
@@ -102,12 +90,12 @@ private:
         request("GET", withKey(base_ + "/v1/symbols/" + symbol + ":checkStatus")), config_.retry,
         &tries);
     result.requests += tries;
-    std::string state = status.status == 200 ? field(status, "status") : "";
-    if (state == "FOUND") {
+    SymbolStatus state = checkStatusAnswer(status);
+    if (state == SymbolStatus::Found) {
       result.outcome = UploadOutcome::Present;
       return result;
     }
-    if (state != "MISSING") {
+    if (state != SymbolStatus::Missing) {
       result.error = describeFailure(where + "checkStatus", status);
       return result;
     }
@@ -115,9 +103,8 @@ private:
     HttpRequest create = request("POST", withKey(base_ + "/v1/uploads:create"));
     HttpResponse created = performWithRetries(create, config_.retry, &tries);
     result.requests += tries;
-    std::string upload_url = field(created, "uploadUrl");
-    std::string upload_key = field(created, "uploadKey");
-    if (created.status != 200 || upload_url.empty() || upload_key.empty()) {
+    std::optional<UploadSlot> slot = createUploadAnswer(created);
+    if (!slot) {
       result.error = describeFailure(where + "uploads:create", created);
       return result;
     }
@@ -127,7 +114,7 @@ private:
       result.error = llvm::toString(body.takeError());
       return result;
     }
-    HttpRequest put = request("PUT", upload_url);
+    HttpRequest put = request("PUT", slot->url);
     put.body = *body;
     if (config_.gzip)
       put.headers.push_back("Content-Encoding: gzip");
@@ -147,16 +134,16 @@ private:
     stream << completion;
     stream.flush();
     HttpRequest complete =
-        request("POST", withKey(base_ + "/v1/uploads/" + urlEncode(upload_key) + ":complete"));
+        request("POST", withKey(base_ + "/v1/uploads/" + urlEncode(slot->key) + ":complete"));
     complete.body = text;
     complete.headers.push_back("Content-Type: application/json");
     HttpResponse completed = performWithRetries(complete, config_.retry, &tries);
     result.requests += tries;
-    std::string outcome = completed.status == 200 ? field(completed, "result") : "";
-    if (outcome == "OK") {
+    CompletionResult outcome = completeUploadAnswer(completed);
+    if (outcome == CompletionResult::Ok) {
       result.outcome = UploadOutcome::Uploaded;
       result.bytes_sent = body->size();
-    } else if (outcome == "DUPLICATE_DATA") {
+    } else if (outcome == CompletionResult::Duplicate) {
       result.outcome = UploadOutcome::Present;
     } else {
       result.error = describeFailure(where + "uploads:complete", completed);

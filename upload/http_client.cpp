@@ -1,7 +1,10 @@
 #include "upload/http_client.h"
 
+#include "upload/server_answers.h"
+
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstring>
 #include <curl/curl.h>
 #include <memory>
@@ -11,33 +14,21 @@ namespace dumpsyms {
 
 namespace {
 
-constexpr size_t kMaxBody = 1 << 20;
-
 void initializeOnce() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+// A body over the limit stops the transfer (a short count is an error to
+// libcurl): a server cannot keep a client reading forever.
 size_t collectBody(char* data, size_t size, size_t count, void* user) {
-  auto* body = static_cast<std::string*>(user);
-  size_t bytes = size * count;
-  if (body->size() < kMaxBody)
-    body->append(data, std::min(bytes, kMaxBody - body->size()));
-  return bytes;
+  auto* response = static_cast<HttpResponse*>(user);
+  return addBodyBytes(*response, llvm::StringRef(data, size * count)) ? size * count : 0;
 }
 
 size_t collectHeader(char* data, size_t size, size_t count, void* user) {
-  auto* headers = static_cast<std::map<std::string, std::string>*>(user);
-  size_t bytes = size * count;
-  llvm::StringRef line(data, bytes);
-  if (line.starts_with("HTTP/")) // a new response (after 100 Continue or a redirect)
-    headers->clear();
-  size_t colon = line.find(':');
-  if (colon != llvm::StringRef::npos) {
-    std::string name = line.take_front(colon).trim().lower();
-    (*headers)[name] = line.drop_front(colon + 1).trim().str();
-  }
-  return bytes;
+  addHeaderLine(*static_cast<HttpResponse*>(user), llvm::StringRef(data, size * count));
+  return size * count;
 }
 
 struct UploadCursor {
@@ -53,6 +44,30 @@ size_t readBody(char* buffer, size_t size, size_t count, void* user) {
   return n;
 }
 
+// When the request has gone out in full, and whether the answer has since
+// taken longer than it may.
+struct AnswerClock {
+  using Clock = std::chrono::steady_clock;
+  bool sent = false;
+  Clock::time_point sent_at;
+  std::chrono::seconds limit;
+  bool too_slow = false;
+};
+
+int watchAnswer(void* user, curl_off_t, curl_off_t, curl_off_t upload_total, curl_off_t uploaded) {
+  auto* clock = static_cast<AnswerClock*>(user);
+  AnswerClock::Clock::time_point now = AnswerClock::Clock::now();
+  if (!clock->sent && upload_total > 0 && uploaded >= upload_total) {
+    clock->sent = true;
+    clock->sent_at = now;
+  }
+  if (clock->sent && now - clock->sent_at > clock->limit) {
+    clock->too_slow = true;
+    return 1; // abort the transfer
+  }
+  return 0;
+}
+
 struct CurlDeleter {
   void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
   void operator()(curl_slist* list) const { curl_slist_free_all(list); }
@@ -60,11 +75,6 @@ struct CurlDeleter {
 };
 
 } // namespace
-
-std::string HttpResponse::header(const std::string& lower_case_name) const {
-  auto it = headers.find(lower_case_name);
-  return it == headers.end() ? "" : it->second;
-}
 
 std::string urlEncode(llvm::StringRef text) {
   std::string out;
@@ -96,12 +106,20 @@ HttpResponse performRequest(const HttpRequest& request) {
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, long(request.timeout_seconds));
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collectBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, collectHeader);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &response.headers);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &response);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "symstore/" DUMP_SYMS_VERSION);
   char error_text[CURL_ERROR_SIZE] = {};
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_text);
+  // A request without a body is sent once the transfer starts (connecting
+  // counts: --timeout bounds that alone).
+  bool has_body = !request.body.empty() || !request.form.empty();
+  AnswerClock clock{!has_body, AnswerClock::Clock::now(),
+                    std::chrono::seconds(request.answer_seconds)};
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, watchAnswer);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &clock);
 
   curl_slist* raw_headers = nullptr;
   for (const std::string& header : request.headers)
@@ -155,6 +173,15 @@ HttpResponse performRequest(const HttpRequest& request) {
   }
 
   CURLcode result = curl_easy_perform(c);
+  // Stopped at the body limit: the status and headers are the server's.
+  if (result == CURLE_WRITE_ERROR && response.body_over_limit)
+    result = CURLE_OK;
+  if (result == CURLE_ABORTED_BY_CALLBACK && clock.too_slow) {
+    response.status = 0;
+    response.transport_error =
+        limits::overLimit("the time the server took to answer", request.answer_seconds, "seconds");
+    return response;
+  }
   if (result != CURLE_OK) {
     response.status = 0;
     response.transport_error = error_text[0] ? error_text : curl_easy_strerror(result);

@@ -2,6 +2,8 @@
 // answer. No retries here (retry_policy.h), no protocol (the *_protocol files).
 #pragma once
 
+#include "limits/input_limits.h"
+
 #include <llvm/ADT/StringRef.h>
 #include <map>
 #include <string>
@@ -28,13 +30,17 @@ struct HttpRequest {
   std::string aws_credentials;
   // Connect timeout, and the longest the transfer may stall (no byte moving).
   unsigned timeout_seconds = 60;
+  // The longest the answer may take once the request is sent, however it
+  // trickles in.
+  unsigned answer_seconds = limits::kMaxAnswerSeconds;
 };
 
 struct HttpResponse {
   long status = 0;                            // 0: no answer (see transport_error)
   std::string transport_error;                // the connection failed, timed out, broke
   std::map<std::string, std::string> headers; // lower-case names
-  std::string body;                           // at most 1 MiB of it
+  std::string body;                           // at most limits::kMaxAnswerBody bytes of it
+  bool body_over_limit = false; // the server sent more: the transfer was stopped there
 
   bool answered() const { return status != 0; }
   std::string header(const std::string& lower_case_name) const;

@@ -9,26 +9,6 @@
 
 namespace dumpsyms {
 
-bool isRetryable(const HttpResponse& response) {
-  if (!response.answered())
-    return true;
-  return response.status == 408 || response.status == 429 || response.status >= 500;
-}
-
-std::optional<double> retryAfterSeconds(const std::string& value, std::time_t now) {
-  if (value.empty())
-    return std::nullopt;
-  if (std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::strtod(value.c_str(), nullptr);
-  // An HTTP date: "Sun, 06 Nov 1994 08:49:37 GMT".
-  std::tm date = {};
-  const char* end = strptime(value.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &date);
-  if (!end)
-    return std::nullopt;
-  std::time_t when = timegm(&date);
-  return std::max(0.0, std::difftime(when, now));
-}
-
 double backoffDelay(const RetryPolicy& policy, unsigned attempt, std::optional<double> retry_after,
                     double random01) {
   if (retry_after)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "upload/http_client.h"
+#include "upload/server_answers.h"
 
 #include <ctime>
 #include <optional>
@@ -19,10 +20,7 @@ struct RetryPolicy {
   double max_retry_after = 120; // cap of a server's Retry-After
 };
 
-bool isRetryable(const HttpResponse& response);
-
-// Seconds from a Retry-After value (delta-seconds or an HTTP date), or none.
-std::optional<double> retryAfterSeconds(const std::string& value, std::time_t now);
+// (isRetryable and retryAfterSeconds, which read answers: server_answers.h)
 
 // The wait before try `attempt` (1 = the first retry); `random01` in [0, 1).
 double backoffDelay(const RetryPolicy& policy, unsigned attempt, std::optional<double> retry_after,

@@ -2,6 +2,7 @@
 // signed with AWS Signature V4 by libcurl. What the bucket holds is listed
 // once (ListObjectsV2) instead of a HEAD per file: one request for many
 // files, and an answer with a body that says why when access is refused.
+#include "limits/input_limits.h"
 #include "upload/protocols.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -18,33 +19,6 @@ std::string sha256Hex(llvm::StringRef data) {
   return llvm::toHex(digest, /*LowerCase=*/true);
 }
 
-// The text of every <tag>...</tag> in an S3 XML answer.
-std::vector<std::string> xmlValues(llvm::StringRef xml, llvm::StringRef tag) {
-  std::vector<std::string> out;
-  std::string open = "<" + tag.str() + ">", close = "</" + tag.str() + ">";
-  size_t at = 0;
-  while ((at = xml.find(open, at)) != llvm::StringRef::npos) {
-    size_t start = at + open.size();
-    size_t end = xml.find(close, start);
-    if (end == llvm::StringRef::npos)
-      break;
-    out.push_back(xml.slice(start, end).str());
-    at = end + close.size();
-  }
-  return out;
-}
-
-// "Code: Message" from an S3 error answer, or the status.
-std::string s3Failure(const std::string& what, const HttpResponse& response) {
-  auto code = xmlValues(response.body, "Code");
-  if (response.answered() && !code.empty()) {
-    auto message = xmlValues(response.body, "Message");
-    return what + ": HTTP " + std::to_string(response.status) + " " + code.front() +
-           (message.empty() ? "" : ": " + message.front());
-  }
-  return describeFailure(what, response);
-}
-
 class S3Protocol : public SingleFileProtocol {
 public:
   S3Protocol(const UploadConfig& config, std::string bucket, std::string prefix)
@@ -58,25 +32,38 @@ public:
 
   bool asksServer() const override { return true; }
 
-  llvm::Error prepare() override {
+  // Lists the bucket once; of its keys only those of `files` are kept, so
+  // that what a server lists costs no more memory than the store holds.
+  llvm::Error prepare(const std::vector<const StoredSymbolFile*>& files) override {
+    std::set<std::string> wanted;
+    for (const StoredSymbolFile* file : files)
+      wanted.insert(keyPrefix() + file->relative_path);
+    std::string listing = "listing s3://" + bucket_ + "/" + prefix_;
     std::string token;
-    for (int page = 0; page < 100000; ++page) {
+    for (int page = 0; page < limits::kMaxListingPages; ++page) {
       std::string url = base_ + "?list-type=2&prefix=" + urlEncode(keyPrefix());
       if (!token.empty())
         url += "&continuation-token=" + urlEncode(token);
       HttpResponse answer = performWithRetries(request("GET", url, ""), config_.retry);
       if (answer.status != 200)
+        return llvm::createStringError(s3Failure(listing, answer));
+      if (answer.body_over_limit)
         return llvm::createStringError(
-            s3Failure("listing s3://" + bucket_ + "/" + prefix_, answer));
-      for (std::string& key : xmlValues(answer.body, "Key"))
-        present_.insert(std::move(key));
-      auto truncated = xmlValues(answer.body, "IsTruncated");
-      auto next = xmlValues(answer.body, "NextContinuationToken");
-      if (truncated.empty() || truncated.front() != "true" || next.empty())
+            listing + ": " +
+            limits::overLimit("a page of the listing", limits::kMaxAnswerBody, "bytes"));
+      S3ListingPage parsed = parseListingPage(answer.body);
+      for (std::string& key : parsed.keys)
+        if (wanted.count(key))
+          present_.insert(std::move(key));
+      if (!parsed.continuation)
         return llvm::Error::success();
-      token = next.front();
+      if (*parsed.continuation == token)
+        return llvm::createStringError(listing +
+                                       ": the server gave the same continuation token twice");
+      token = std::move(*parsed.continuation);
     }
-    return llvm::createStringError("listing s3://" + bucket_ + ": too many pages");
+    return llvm::createStringError(
+        listing + ": " + limits::overLimit("the listing", limits::kMaxListingPages, "pages"));
   }
 
   std::string serverName() const override { return "s3-" + bucket_; }

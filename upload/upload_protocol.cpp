@@ -46,15 +46,6 @@ std::string joinUrl(const std::string& base, const std::string& relative_path) {
   return url;
 }
 
-std::string describeFailure(const std::string& what, const HttpResponse& response) {
-  if (!response.answered())
-    return what + ": " + response.transport_error;
-  std::string body = response.body.substr(0, response.body.find('\n'));
-  if (body.size() > 300)
-    body = body.substr(0, 300) + "...";
-  return what + ": HTTP " + std::to_string(response.status) + (body.empty() ? "" : " " + body);
-}
-
 llvm::Expected<std::string> readBody(const StoredSymbolFile& file, bool gzip) {
   auto buffer = llvm::MemoryBuffer::getFile(file.path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);

@@ -5,6 +5,7 @@
 
 #include "store/store_listing.h"
 #include "upload/retry_policy.h"
+#include "upload/server_answers.h"
 
 #include <cstdint>
 #include <llvm/Support/Error.h>
@@ -45,8 +46,12 @@ public:
   virtual bool asksServer() const = 0;
   // Files that may go in one request (tecken packs many); 1 for the others.
   virtual bool packsBatches() const { return false; }
-  // Once before any upload (s3 lists the bucket). An error fails every file.
-  virtual llvm::Error prepare() { return llvm::Error::success(); }
+  // Once before any upload of `files` (s3 lists the bucket). An error fails
+  // every file.
+  virtual llvm::Error prepare(const std::vector<const StoredSymbolFile*>& files) {
+    (void)files;
+    return llvm::Error::success();
+  }
   // Uploads `files` (one, unless packsBatches()), asking first where it can;
   // one result per file.
   virtual std::vector<UploadResult> upload(const std::vector<const StoredSymbolFile*>& files) = 0;
@@ -75,8 +80,7 @@ llvm::Expected<std::unique_ptr<UploadProtocol>> makeUploadProtocol(const UploadC
 // An error unless --to is an http:// or https:// URL.
 llvm::Error requireHttpUrl(const UploadConfig& config);
 std::string joinUrl(const std::string& base, const std::string& relative_path);
-// "<request>: <status> <first line of the body>" or "<request>: <transport error>".
-std::string describeFailure(const std::string& what, const HttpResponse& response);
+// (describeFailure, which quotes an answer: server_answers.h)
 // A file's bytes to send: as stored, or gzip-compressed (then `gzipped` is set).
 llvm::Expected<std::string> readBody(const StoredSymbolFile& file, bool gzip);
 

@@ -114,7 +114,7 @@ int runUpload(const UploadRunOptions& options) {
   size_t uploaded = 0, present = in_ledger, failed = 0;
   uint64_t bytes_sent = 0, requests = 0;
   std::mutex mutex;
-  if (llvm::Error error = (*protocol)->prepare()) {
+  if (llvm::Error error = (*protocol)->prepare(to_send)) {
     say("error: " + llvm::toString(std::move(error)));
     for (const StoredSymbolFile* file : to_send)
       say("error: " + file->relative_path + ": not uploaded");

@@ -54,6 +54,7 @@ int crashText(const uint8_t* data, size_t size) {
     (void)parseFrameLine(line);
     (void)symbolizer.line(line);
     (void)symbolizeReport(line, resolver, /*json=*/true, 3);
+    (void)symbolizeReport(line, resolver, /*json=*/false, std::nullopt);
   }
   return 0;
 }

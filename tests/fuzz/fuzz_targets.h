@@ -19,6 +19,9 @@ int crashText(const uint8_t* data, size_t size);     // backtrace lines and JSON
 int coreFile(const uint8_t* data, size_t size);      // ELF core files and the stack walk
 int dumpElf(const uint8_t* data, size_t size);       // a whole dump of an ELF file
 int dwarfSections(const uint8_t* data, size_t size); // fuzzed DWARF inside a valid ELF
+int pdb(const uint8_t* data, size_t size);           // a whole dump of a PDB
+int pe(const uint8_t* data, size_t size);            // PE/COFF files (and a PDB paired with one)
+int httpAnswers(const uint8_t* data, size_t size);   // what symbol servers answer
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);

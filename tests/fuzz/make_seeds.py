@@ -4,9 +4,15 @@ dump_elf gets small ELF files (gcc and clang, DWARF 4 and 5, -O2 -g),
 dwarf_sections the same files' DWARF sections in dwarf_sections' layout
 (eight 16-bit lengths, then the sections), core_file small cores (x86_64
 and arm64: registers, a mapped file with its ELF header page and build-id,
-a stack with a frame-pointer chain).
+a stack with a frame-pointer chain); pdb the PDBs clang-19 and lld-link-19
+make of the PDB fixtures (x86_64 C++ with inlined calls, x86 with
+FrameData), their 4 KiB MSF pages repacked into 512-byte ones so that each
+fits libFuzzer's 64 KiB -max_len; pe the PE files of the same builds, one
+with its PDB appended (the pe target pairs them); http_answers what the
+symbol servers of the upload tests answer.
 
-make_seeds.py OUT_DIR  writes OUT_DIR/<target>/..."""
+make_seeds.py OUT_DIR [TARGET...]  writes OUT_DIR/<target>/... (every
+target when none is named)."""
 import os
 import struct
 import subprocess
@@ -15,6 +21,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "..", "fixtures", "core", "walk_lib.c")
+PDB_SOURCES = os.path.join(HERE, "..", "..", "fixtures", "pdb")
+MSF_MAGIC = b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0"
 SECTIONS = (".debug_info", ".debug_abbrev", ".debug_line", ".debug_str", ".debug_str_offsets",
             ".debug_rnglists", ".debug_addr", ".eh_frame")
 BUILDS = {"gcc-dwarf5": ["gcc", "-gdwarf-5"], "gcc-dwarf4": ["gcc", "-gdwarf-4"],
@@ -70,23 +78,124 @@ def core(machine, header_page, path):
     return header + b"".join(headers) + body
 
 
+def repack_msf(data, block=512):
+    """The same PDB (every stream, byte for byte) in an MSF file of
+    `block`-byte pages: superblock, two free page map pages, the streams,
+    the stream directory, the page that lists the directory's pages."""
+    size, _, _, directory_bytes, _, map_page = struct.unpack_from("<6I", data, 32)
+    pages = lambda n, per: (n + per - 1) // per
+    directory_pages = struct.unpack_from(f"<{pages(directory_bytes, size)}I", data, map_page * size)
+    directory = b"".join(data[p * size:(p + 1) * size] for p in directory_pages)[:directory_bytes]
+    count = struct.unpack_from("<I", directory)[0]
+    sizes = struct.unpack_from(f"<{count}I", directory, 4)
+    at, streams = 4 + 4 * count, []
+    for length in sizes:
+        real = 0 if length == 0xFFFFFFFF else length
+        stream_pages = struct.unpack_from(f"<{pages(real, size)}I", directory, at)
+        at += 4 * len(stream_pages)
+        content = b"".join(data[p * size:(p + 1) * size] for p in stream_pages)[:real]
+        streams.append(None if length == 0xFFFFFFFF else content)
+    out = [b"", b"", b""]  # superblock and free page maps, written last
+    lists = b""
+    for content in streams:
+        numbers = []
+        for offset in range(0, len(content or b""), block):
+            numbers.append(len(out))
+            out.append(content[offset:offset + block])
+        lists += struct.pack(f"<{len(numbers)}I", *numbers)
+    new_directory = struct.pack("<I", count) + b"".join(
+        struct.pack("<I", 0xFFFFFFFF if c is None else len(c)) for c in streams) + lists
+    listed = []
+    for offset in range(0, len(new_directory), block):
+        listed.append(len(out))
+        out.append(new_directory[offset:offset + block])
+    out.append(struct.pack(f"<{len(listed)}I", *listed))
+    total = len(out)
+    assert total <= block, "one free page map page maps it all"
+    out[0] = MSF_MAGIC + struct.pack("<6I", block, 1, total, len(new_directory), 0, total - 1)
+    used = bytearray(b"\xff" * block)  # a set bit is a free page
+    for page in range(total):
+        used[page // 8] &= ~(1 << (page % 8)) & 0xFF
+    out[1], out[2] = bytes(used), b"\xff" * block
+    return b"".join(page.ljust(block, b"\0") for page in out)
+
+
+def windows_builds(tmp):
+    """{name: (image bytes, pdb bytes)} of a few PDB fixtures' builds."""
+    clang, lld_link = "/usr/lib/llvm-19/bin/clang", "/usr/lib/llvm-19/bin/lld-link"
+    builds = {"shapes.x86_64.O2": ("x86_64", "shapes.cpp", ["-O2", "-fno-exceptions", "-fno-rtti"]),
+              "app.x86.O2.nofp": ("i686", "app.c", ["-O2", "-fomit-frame-pointer"])}
+    out = {}
+    for name, (cpu, source, flags) in builds.items():
+        obj, image, pdb = (os.path.join(tmp, name + ext) for ext in (".obj", ".exe", ".pdb"))
+        subprocess.run([clang, f"--target={cpu}-pc-windows-msvc", "-g", "-gcodeview", "-funwind-tables",
+                        *flags, "-c", os.path.join(PDB_SOURCES, source), "-o", obj], check=True)
+        subprocess.run([lld_link, "/debug", "/nodefaultlib", "/entry:entry", "/subsystem:console",
+                        "/pdbaltpath:%_PDB%", obj, f"/out:{image}", f"/pdb:{pdb}"], check=True)
+        with open(image, "rb") as fh_image, open(pdb, "rb") as fh_pdb:
+            out[name] = (fh_image.read(), repack_msf(fh_pdb.read()))
+    return out
+
+
+# What the upload tests' servers answer (tests/e2e/upload_servers.py), and
+# the S3 answers s3rver gives.
+HTTP_ANSWERS = {
+    "v2_found": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"status\": \"FOUND\"}",
+    "v2_missing": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"status\": \"MISSING\"}",
+    "v2_create": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n"
+                 "{\"uploadUrl\": \"http://127.0.0.1:8080/storage/k1?signature=ab\", \"uploadKey\": \"k1\"}",
+    "v2_complete": "HTTP/1.1 200 OK\r\n\r\n{\"result\": \"DUPLICATE_DATA\"}",
+    "throttled": "HTTP/1.1 429 Too Many Requests\r\nRetry-After: Sun, 06 Nov 1994 08:49:47 GMT\r\n\r\n"
+                 "slow down\n",
+    "unavailable": "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 503 Service Unavailable\r\nRetry-After: 7\r\n"
+                   "Content-Type: text/html\r\n\r\n<html><body>injected fault: 503</body></html>\n",
+    "s3_listing": "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\n\r\n"
+                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListBucketResult><Name>b</Name>"
+                  "<IsTruncated>true</IsTruncated><NextContinuationToken>t2</NextContinuationToken>"
+                  "<Contents><Key>app/libx.so/0123456789ABCDEF0123456789ABCDEF0/libx.so.sym</Key>"
+                  "<Size>286</Size></Contents></ListBucketResult>",
+    "s3_error": "HTTP/1.1 403 Forbidden\r\n\r\n<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code>"
+                "<Message>Access Denied</Message></Error>",
+}
+
+
 def main():
     out = sys.argv[1]
-    for target in ("dump_elf", "dwarf_sections", "core_file"):
+    targets = sys.argv[2:] or ["dump_elf", "dwarf_sections", "core_file", "pdb", "pe", "http_answers"]
+    for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
+    if "http_answers" in targets:
+        for name, text in HTTP_ANSWERS.items():
+            with open(os.path.join(out, "http_answers", name), "w") as fh:
+                fh.write(text)
     with tempfile.TemporaryDirectory() as tmp:
+        if "pdb" in targets or "pe" in targets:
+            for name, (image, pdb) in windows_builds(tmp).items():
+                if "pdb" in targets:
+                    with open(os.path.join(out, "pdb", name), "wb") as fh:
+                        fh.write(pdb)
+                if "pe" in targets:
+                    with open(os.path.join(out, "pe", name), "wb") as fh:
+                        fh.write(image)
+                    if name.startswith("shapes"):
+                        with open(os.path.join(out, "pe", name + "+pdb"), "wb") as fh:
+                            fh.write(image + pdb)
+        if not {"dump_elf", "dwarf_sections", "core_file"} & set(targets):
+            return
         for name, (cc, dwarf) in BUILDS.items():
             binary = os.path.join(tmp, name + ".so")
             subprocess.run([cc, "-O2", "-g", dwarf, "-shared", "-fPIC", "-Wl,--build-id", "-o", binary, SOURCE],
                            check=True)
             with open(binary, "rb") as fh:
                 data = fh.read()
-            with open(os.path.join(out, "dump_elf", name), "wb") as fh:
-                fh.write(data)
+            if "dump_elf" in targets:
+                with open(os.path.join(out, "dump_elf", name), "wb") as fh:
+                    fh.write(data)
             parts = [section_bytes(binary, s)[:0xffff] for s in SECTIONS]
-            with open(os.path.join(out, "dwarf_sections", name), "wb") as fh:
-                fh.write(struct.pack("<8H", *(len(p) for p in parts)) + b"".join(parts))
-            if name == "gcc-dwarf5":
+            if "dwarf_sections" in targets:
+                with open(os.path.join(out, "dwarf_sections", name), "wb") as fh:
+                    fh.write(struct.pack("<8H", *(len(p) for p in parts)) + b"".join(parts))
+            if name == "gcc-dwarf5" and "core_file" in targets:
                 for machine, label in ((62, "x86_64"), (183, "arm64")):
                     with open(os.path.join(out, "core_file", label), "wb") as fh:
                         fh.write(core(machine, data[:4096], "/opt/app/libwalk.so"))

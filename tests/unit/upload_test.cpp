@@ -1,16 +1,26 @@
 // Upload pieces that need no server: the retry decisions and waits, secret
 // redaction, gzip bodies, zip archives, URLs, the store listing's checks.
+#include "limits/input_limits.h"
 #include "store/store_listing.h"
 #include "upload/gzip_body.h"
+#include "upload/http_client.h"
 #include "upload/retry_policy.h"
+#include "upload/server_answers.h"
 #include "upload/upload_protocol.h"
 #include "upload/upload_runner.h"
 #include "upload/zip_archive.h"
 
+#include <arpa/inet.h>
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace dumpsyms {
@@ -19,6 +29,12 @@ namespace {
 HttpResponse answer(long status) {
   HttpResponse response;
   response.status = status;
+  return response;
+}
+
+HttpResponse answerWith(long status, const std::string& body) {
+  HttpResponse response = answer(status);
+  response.body = body;
   return response;
 }
 
@@ -124,6 +140,126 @@ TEST(StoreListing, RefusesMisfiledAndForeignFiles) {
   EXPECT_FALSE(bool(listStore(store + "/no-such-dir")));
   llvm::consumeError(listStore(store + "/no-such-dir").takeError());
   llvm::sys::fs::remove_directories(store);
+}
+
+TEST(ServerAnswers, BodyOverTheLimitStopsTheTransferAndSaysSo) {
+  HttpResponse answer = answerWith(500, "");
+  std::string piece(1 << 20, 'x');
+  for (size_t i = 0; i < limits::kMaxAnswerBody / piece.size(); ++i)
+    EXPECT_TRUE(addBodyBytes(answer, piece));
+  EXPECT_FALSE(addBodyBytes(answer, "y"));
+  EXPECT_TRUE(answer.body_over_limit);
+  EXPECT_EQ(answer.body.size(), limits::kMaxAnswerBody);
+  std::string line = describeFailure("PUT https://symbols.example/a", answer);
+  EXPECT_EQ(line, "PUT https://symbols.example/a: HTTP 500 " + std::string(300, 'x') +
+                      "... (the answer is over the limit of 4194304 bytes: read no further)");
+  // A JSON answer cut at the limit is no answer.
+  answer.status = 200;
+  answer.body = "{\"status\": \"FOUND\"}";
+  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Unknown);
+  answer.body_over_limit = false;
+  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Found);
+}
+
+TEST(ServerAnswers, FailureLinesAreOnePrintableLine) {
+  HttpResponse answer = answerWith(403, "\x1b[2J\x1b]0;owned\x07"
+                                        "denied\rsecond\nthird");
+  EXPECT_EQ(describeFailure("GET x", answer), "GET x: HTTP 403 ?[2J?]0;owned?denied");
+  answer.body = "<Error><Code>Access\x1b[31mDenied</Code><Message>no\nway</Message></Error>";
+  EXPECT_EQ(s3Failure("PUT s3://b/k", answer), "PUT s3://b/k: HTTP 403 Access?[31mDenied: no");
+}
+
+TEST(ServerAnswers, JsonNestedPastTheLimitIsNoAnswer) {
+  HttpResponse answer = answerWith(200, std::string(100000, '[') + "{\"status\": \"FOUND\"}");
+  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Unknown);
+  EXPECT_EQ(jsonStringField(answerWith(200, "{\"uploadKey\": \"k\"}"), "uploadKey"), "k");
+  EXPECT_FALSE(createUploadAnswer(answerWith(200, "{\"uploadKey\": \"k\"}")));
+}
+
+TEST(ServerAnswers, ListingPagesAndHeaders) {
+  S3ListingPage page = parseListingPage(
+      "<ListBucketResult><IsTruncated>true</IsTruncated><NextContinuationToken>t2"
+      "</NextContinuationToken><Contents><Key>a/b.sym</Key></Contents><Contents><Key>c"
+      "</Key></Contents></ListBucketResult>");
+  EXPECT_EQ(page.keys, (std::vector<std::string>{"a/b.sym", "c"}));
+  EXPECT_EQ(page.continuation, "t2");
+  EXPECT_FALSE(parseListingPage("<IsTruncated>false</IsTruncated>").continuation);
+  HttpResponse answer;
+  addHeaderLine(answer, "HTTP/1.1 100 Continue\r\n");
+  addHeaderLine(answer, "X-Early: 1\r\n");
+  addHeaderLine(answer, "HTTP/1.1 503 Service Unavailable\r\n");
+  addHeaderLine(answer, "Retry-After:  7 \r\n");
+  EXPECT_EQ(answer.header("retry-after"), "7");
+  EXPECT_EQ(answer.header("x-early"), "");
+}
+
+// A server on 127.0.0.1 that answers one request with its headers, then
+// one body byte every 100 ms: never stalled, never done.
+class TricklingServer {
+public:
+  TricklingServer() {
+    listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+        ::listen(listener_, 1) == 0 &&
+        ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) == 0)
+      port_ = ntohs(address.sin_port);
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~TricklingServer() {
+    stop_ = true;
+    ::shutdown(listener_, SHUT_RDWR);
+    thread_.join();
+    ::close(listener_);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/x"; }
+
+private:
+  void serve() {
+    int client = ::accept(listener_, nullptr, nullptr);
+    if (client < 0)
+      return;
+    std::string request;
+    char buffer[4096];
+    while (request.find("\r\n\r\n") == std::string::npos) {
+      ssize_t n = ::recv(client, buffer, sizeof buffer, 0);
+      if (n <= 0)
+        break;
+      request.append(buffer, size_t(n));
+    }
+    std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n";
+    ::send(client, head.data(), head.size(), MSG_NOSIGNAL);
+    for (int i = 0; i < 200 && !stop_; ++i) {
+      if (::send(client, "x", 1, MSG_NOSIGNAL) != 1)
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ::close(client);
+  }
+
+  int listener_ = -1;
+  uint16_t port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+TEST(HttpClient, AnAnswerTricklingInPastItsTimeIsCutOff) {
+  TricklingServer server;
+  HttpRequest request;
+  request.url = server.url();
+  request.timeout_seconds = 30; // never stalled: this alone would wait 100000 s
+  request.answer_seconds = 1;
+  auto start = std::chrono::steady_clock::now();
+  HttpResponse answer = performRequest(request);
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_FALSE(answer.answered());
+  EXPECT_EQ(answer.transport_error,
+            "the time the server took to answer is over the limit of 1 seconds");
+  EXPECT_LT(took, std::chrono::seconds(10));
+  EXPECT_TRUE(isRetryable(answer));
 }
 
 } // namespace

@@ -1,0 +1,74 @@
+// PE/COFF bytes from memory: the header check, LLVM's COFF reader, the
+// CodeView record (the identity symstore files a PE under, and the places
+// its PDB is looked for) and the x64 exception directory (.pdata/.xdata)
+// as STACK CFI. A PDB appended to the PE (from the MSF signature on) is
+// paired with it: the ownership check, then the whole dump of the two, as
+// dump_syms makes it of a PE whose PDB it found.
+#include "cfi/x64_unwind_reader.h"
+#include "dump_syms/dump_module.h"
+#include "dump_syms/dump_windows.h"
+#include "locate/pdb_locator.h"
+#include "pdb/pdb_file.h"
+#include "pe/pe_image.h"
+#include "tests/fuzz/fuzz_targets.h"
+
+#include <llvm/DebugInfo/MSF/MSFCommon.h>
+#include <sstream>
+
+namespace dumpsyms::fuzz {
+
+namespace {
+
+void dumpPair(const PeImage& image, llvm::StringRef pdb_bytes) {
+  auto file =
+      PdbFile::open(llvm::MemoryBuffer::getMemBufferCopy(pdb_bytes, "fuzz.pdb"), "fuzz.pdb");
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return;
+  }
+  // dump_syms refuses a PDB the PE does not name; the dump runs either way
+  // here, so that the fuzzer need not match a GUID to reach it.
+  if (image.codeView())
+    (void)pdbBelongsTo(**file, *image.codeView());
+  Options options;
+  options.binary = "fuzz.exe";
+  options.inlines = true;
+  options.jobs = 1;
+  options.quiet = true;
+  Diagnostics diagnostics;
+  auto module = dumpPdbModule(**file, &image, options, diagnostics);
+  if (!module) {
+    llvm::consumeError(module.takeError());
+    return;
+  }
+  std::ostringstream text;
+  writeSymbolFile(*module, writeOptions(options), text);
+}
+
+} // namespace
+
+int pe(const uint8_t* data, size_t size) {
+  llvm::StringRef input(reinterpret_cast<const char*>(data), size);
+  size_t msf = input.find(llvm::StringRef(llvm::msf::Magic, sizeof(llvm::msf::Magic)));
+  llvm::StringRef pe_bytes = input.take_front(msf);
+  auto image =
+      PeImage::open(llvm::MemoryBuffer::getMemBufferCopy(pe_bytes, "fuzz.exe"), "fuzz.exe");
+  if (!image) {
+    llvm::consumeError(image.takeError());
+    return 0;
+  }
+  const PeImage& pe_image = **image;
+  if (auto identity = peIdentity(pe_image); !identity)
+    llvm::consumeError(identity.takeError());
+  if (pe_image.codeView())
+    (void)pdbCandidates("dir/fuzz.exe", pe_image.codeView()->pdb_path, "", {"debug"});
+  X64UnwindResult unwind =
+      readX64Unwind(pe_image.exceptionDirectory(),
+                    [&](uint32_t rva, uint32_t length) { return pe_image.bytesAt(rva, length); });
+  (void)unwind;
+  if (msf != llvm::StringRef::npos)
+    dumpPair(pe_image, input.drop_front(msf));
+  return 0;
+}
+
+} // namespace dumpsyms::fuzz
