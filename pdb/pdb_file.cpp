@@ -31,6 +31,24 @@ std::string windowsDebugId(const std::array<uint8_t, 16>& g, uint32_t age) {
   return id + fmt::format("{:x}", age);
 }
 
+namespace {
+
+// LLVM 19 sizes its free page map by the superblock's block count before
+// anything compares that count with the file: a 16 KiB file claiming 2^32
+// blocks costs 512 MiB. A PDB holds every block it counts.
+std::string superblockProblem(StringRef bytes) {
+  if (bytes.size() < sizeof(msf::SuperBlock))
+    return "the file is shorter than an MSF superblock";
+  const auto* super = reinterpret_cast<const msf::SuperBlock*>(bytes.data());
+  uint64_t claimed = uint64_t(super->NumBlocks) * super->BlockSize;
+  if (msf::isValidBlockSize(super->BlockSize) && claimed > bytes.size())
+    return fmt::format("the superblock counts {} blocks of {} bytes, but the file holds {} bytes",
+                       uint32_t(super->NumBlocks), uint32_t(super->BlockSize), bytes.size());
+  return ""; // (LLVM reports a bad block size itself)
+}
+
+} // namespace
+
 PdbFile::~PdbFile() = default;
 
 Expected<std::unique_ptr<PdbFile>> PdbFile::open(const std::string& path) {
@@ -44,6 +62,8 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
                                                  const std::string& path) {
   if (!looksLikePdb(bytes->getBuffer()))
     return fileError(path, "not a PDB (no MSF 7.00 signature)");
+  if (std::string problem = superblockProblem(bytes->getBuffer()); !problem.empty())
+    return fileError(path, "corrupt PDB: " + problem);
   std::unique_ptr<PdbFile> pdb(new PdbFile);
   pdb->path_ = path;
   pdb->file_ =
