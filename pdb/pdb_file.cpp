@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <llvm/BinaryFormat/Magic.h>
 #include <llvm/DebugInfo/MSF/MSFCommon.h>
+#include <llvm/DebugInfo/PDB/Native/DbiModuleDescriptor.h>
+#include <llvm/DebugInfo/PDB/Native/DbiModuleList.h>
 #include <llvm/DebugInfo/PDB/Native/DbiStream.h>
 #include <llvm/DebugInfo/PDB/Native/InfoStream.h>
 #include <llvm/Object/COFF.h>
@@ -45,6 +47,21 @@ std::string superblockProblem(StringRef bytes) {
     return fmt::format("the superblock counts {} blocks of {} bytes, but the file holds {} bytes",
                        uint32_t(super->NumBlocks), uint32_t(super->BlockSize), bytes.size());
   return ""; // (LLVM reports a bad block size itself)
+}
+
+// The module descriptors the DBI stream's module list really holds.
+uint32_t describedModules(const pdb::DbiStream& dbi) {
+  BinaryStreamRef data = dbi.getModiSubstreamData().StreamData;
+  BinaryStreamReader reader(data);
+  VarStreamArray<pdb::DbiModuleDescriptor> descriptors;
+  if (Error error = reader.readArray(descriptors, data.getLength())) {
+    consumeError(std::move(error));
+    return 0;
+  }
+  uint32_t count = 0;
+  for (auto it = descriptors.begin(); it != descriptors.end(); ++it)
+    ++count;
+  return count;
 }
 
 } // namespace
@@ -94,6 +111,12 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
   pdb->identity_.machine = uint16_t(dbi->getMachineType());
   for (const object::coff_section& section : dbi->getSectionHeaders())
     pdb->section_rvas_.push_back(section.VirtualAddress);
+  uint32_t counted = dbi->modules().getModuleCount(), described = describedModules(*dbi);
+  pdb->module_count_ = std::min(counted, described);
+  if (counted != described)
+    pdb->open_warnings_.push_back(fmt::format("the DBI stream counts {} modules but describes {}: "
+                                              "{} are read",
+                                              counted, described, pdb->module_count_));
   if (pdb->section_rvas_.empty())
     return fileError(path, "the PDB has no section headers stream: addresses cannot be made RVAs");
   return pdb;
