@@ -2,6 +2,7 @@
 
 #include "object/elf_image.h"
 #include "pdb/info_stream_check.h"
+#include "pdb/msf_directory.h"
 #include "pdb/nil_streams.h"
 
 #include <fmt/format.h>
@@ -35,20 +36,6 @@ std::string windowsDebugId(const std::array<uint8_t, 16>& g, uint32_t age) {
 
 namespace {
 
-// LLVM 19 sizes its free page map by the superblock's block count before
-// anything compares that count with the file: a 16 KiB file claiming 2^32
-// blocks costs 512 MiB. A PDB holds every block it counts.
-std::string superblockProblem(StringRef bytes) {
-  if (bytes.size() < sizeof(msf::SuperBlock))
-    return "the file is shorter than an MSF superblock";
-  const auto* super = reinterpret_cast<const msf::SuperBlock*>(bytes.data());
-  uint64_t claimed = uint64_t(super->NumBlocks) * super->BlockSize;
-  if (msf::isValidBlockSize(super->BlockSize) && claimed > bytes.size())
-    return fmt::format("the superblock counts {} blocks of {} bytes, but the file holds {} bytes",
-                       uint32_t(super->NumBlocks), uint32_t(super->BlockSize), bytes.size());
-  return ""; // (LLVM reports a bad block size itself)
-}
-
 // The module descriptors the DBI stream's module list really holds.
 uint32_t describedModules(const pdb::DbiStream& dbi) {
   BinaryStreamRef data = dbi.getModiSubstreamData().StreamData;
@@ -79,12 +66,13 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
                                                  const std::string& path) {
   if (!looksLikePdb(bytes->getBuffer()))
     return fileError(path, "not a PDB (no MSF 7.00 signature)");
-  if (std::string problem = superblockProblem(bytes->getBuffer()); !problem.empty())
-    return fileError(path, "corrupt PDB: " + problem);
+  auto directory = readMsfDirectory(bytes->getBuffer());
+  if (!directory)
+    return fileError(path, "corrupt PDB: " + toString(directory.takeError()));
   std::unique_ptr<PdbFile> pdb(new PdbFile);
   pdb->path_ = path;
-  pdb->file_ =
-      std::make_unique<pdb::PDBFile>(path, withNilStreamsEmpty(std::move(bytes)), pdb->allocator_);
+  pdb->file_ = std::make_unique<pdb::PDBFile>(
+      path, withNilStreamsEmpty(std::move(bytes), *directory), pdb->allocator_);
   auto fail = [&](const char* what, Error error) {
     return fileError(path, std::string("corrupt PDB: ") + what + ": " + toString(std::move(error)));
   };
