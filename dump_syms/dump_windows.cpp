@@ -254,7 +254,9 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
   if (!dbi)
     return fileError(pdb.path(), "corrupt DBI stream: " + toString(dbi.takeError()));
   InlineeNames inlinees(pdb.raw());
-  uint32_t module_count = dbi->modules().getModuleCount();
+  for (const std::string& warning : pdb.openWarnings())
+    diagnostics.warn(pdb.path() + ": " + warning);
+  uint32_t module_count = pdb.moduleCount();
   for (uint32_t i = 0; i < module_count; ++i) {
     ModuleSymbolsResult symbols = readModuleSymbols(pdb, i, inlinees, namer);
     for (std::string& warning : symbols.warnings)

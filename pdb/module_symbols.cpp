@@ -184,6 +184,8 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
     consumeError(dbi.takeError());
     return result;
   }
+  if (module_index >= pdb.moduleCount())
+    return result;
   pdb::DbiModuleDescriptor descriptor = dbi->modules().getModuleDescriptor(module_index);
   uint16_t stream_index = descriptor.getModuleStreamIndex();
   if (stream_index == 0xffff) // kInvalidStreamIndex: a module without symbols

@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <deque>
 #include <llvm/ADT/StringExtras.h>
-#include <llvm/DebugInfo/MSF/MSFCommon.h>
 #include <llvm/Support/BinaryByteStream.h>
 #include <llvm/Support/Endian.h>
 #include <map>
-#include <optional>
 #include <vector>
 
 namespace dumpsyms {
@@ -79,67 +77,25 @@ private:
   std::deque<std::vector<uint8_t>> copies_;
 };
 
-// The file offsets of the directory's nil stream sizes; none when the
-// superblock or the directory cannot be followed (LLVM then says why).
-std::optional<std::vector<uint64_t>> nilSizeOffsets(StringRef file, uint64_t& block_size) {
-  auto u32 = [&](uint64_t at) -> std::optional<uint32_t> {
-    if (at > file.size() || file.size() - at < 4)
-      return std::nullopt;
-    return support::endian::read32le(file.data() + at);
-  };
-  if (file.size() < sizeof(msf::SuperBlock))
-    return std::nullopt;
-  const auto* super = reinterpret_cast<const msf::SuperBlock*>(file.data());
-  block_size = super->BlockSize;
-  if (!msf::isValidBlockSize(super->BlockSize))
-    return std::nullopt;
-  uint64_t directory_bytes = super->NumDirectoryBytes;
-  uint64_t directory_blocks = (directory_bytes + block_size - 1) / block_size;
-  uint64_t block_map = uint64_t(super->BlockMapAddr) * block_size;
-  // Where byte `at` of the directory is in the file.
-  auto inFile = [&](uint64_t at) -> std::optional<uint64_t> {
-    if (at / block_size >= directory_blocks)
-      return std::nullopt;
-    std::optional<uint32_t> block = u32(block_map + 4 * (at / block_size));
-    if (!block)
-      return std::nullopt;
-    return uint64_t(*block) * block_size + at % block_size;
-  };
-  std::optional<uint64_t> count_at = inFile(0);
-  std::optional<uint32_t> count = count_at ? u32(*count_at) : std::nullopt;
-  if (!count || *count > directory_bytes / 4)
-    return std::nullopt;
-  std::vector<uint64_t> nil;
-  for (uint64_t i = 0; i < *count; ++i) {
-    std::optional<uint64_t> at = inFile(4 + 4 * i);
-    std::optional<uint32_t> size = at ? u32(*at) : std::nullopt;
-    if (!size)
-      return std::nullopt;
-    if (*size == UINT32_MAX)
-      nil.push_back(*at);
-  }
-  return nil;
-}
-
 } // namespace
 
-std::unique_ptr<BinaryStream> withNilStreamsEmpty(std::unique_ptr<MemoryBuffer> bytes) {
-  uint64_t block_size = 0;
-  std::optional<std::vector<uint64_t>> nil = nilSizeOffsets(bytes->getBuffer(), block_size);
-  if (!nil || nil->empty())
-    return std::make_unique<MemoryBufferByteStream>(std::move(bytes), endianness::little);
+std::unique_ptr<BinaryStream> withNilStreamsEmpty(std::unique_ptr<MemoryBuffer> bytes,
+                                                  const MsfDirectory& directory) {
   StringRef file = bytes->getBuffer();
+  uint64_t block_size = directory.block_size;
   std::map<uint64_t, std::vector<uint8_t>> patched;
-  for (uint64_t at : *nil) {
-    uint64_t block = at / block_size;
-    if ((block + 1) * block_size > file.size())
-      continue; // a partial last block: LLVM refuses the file's size
+  for (size_t i = 0; i < directory.stream_sizes.size(); ++i) {
+    if (directory.stream_sizes[i] != UINT32_MAX)
+      continue;
+    uint64_t at = directory.stream_size_offsets[i], block = at / block_size;
     auto [copy, added] = patched.try_emplace(block);
     if (added)
       copy->second.assign(file.begin() + block * block_size,
                           file.begin() + (block + 1) * block_size);
     support::endian::write32le(copy->second.data() + at % block_size, 0);
   }
+  if (patched.empty())
+    return std::make_unique<MemoryBufferByteStream>(std::move(bytes), endianness::little);
   return std::make_unique<PatchedBlocks>(std::move(bytes), block_size, std::move(patched));
 }
 

@@ -9,12 +9,16 @@
 // what a nil stream holds.
 #pragma once
 
+#include "pdb/msf_directory.h"
+
 #include <llvm/Support/BinaryStream.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <memory>
 
 namespace dumpsyms {
 
-std::unique_ptr<llvm::BinaryStream> withNilStreamsEmpty(std::unique_ptr<llvm::MemoryBuffer> bytes);
+// `directory` is the file's, as readMsfDirectory gives it.
+std::unique_ptr<llvm::BinaryStream> withNilStreamsEmpty(std::unique_ptr<llvm::MemoryBuffer> bytes,
+                                                        const MsfDirectory& directory);
 
 } // namespace dumpsyms

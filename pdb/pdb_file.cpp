@@ -2,11 +2,14 @@
 
 #include "object/elf_image.h"
 #include "pdb/info_stream_check.h"
+#include "pdb/msf_directory.h"
 #include "pdb/nil_streams.h"
 
 #include <fmt/format.h>
 #include <llvm/BinaryFormat/Magic.h>
 #include <llvm/DebugInfo/MSF/MSFCommon.h>
+#include <llvm/DebugInfo/PDB/Native/DbiModuleDescriptor.h>
+#include <llvm/DebugInfo/PDB/Native/DbiModuleList.h>
 #include <llvm/DebugInfo/PDB/Native/DbiStream.h>
 #include <llvm/DebugInfo/PDB/Native/InfoStream.h>
 #include <llvm/Object/COFF.h>
@@ -31,6 +34,25 @@ std::string windowsDebugId(const std::array<uint8_t, 16>& g, uint32_t age) {
   return id + fmt::format("{:x}", age);
 }
 
+namespace {
+
+// The module descriptors the DBI stream's module list really holds.
+uint32_t describedModules(const pdb::DbiStream& dbi) {
+  BinaryStreamRef data = dbi.getModiSubstreamData().StreamData;
+  BinaryStreamReader reader(data);
+  VarStreamArray<pdb::DbiModuleDescriptor> descriptors;
+  if (Error error = reader.readArray(descriptors, data.getLength())) {
+    consumeError(std::move(error));
+    return 0;
+  }
+  uint32_t count = 0;
+  for (auto it = descriptors.begin(); it != descriptors.end(); ++it)
+    ++count;
+  return count;
+}
+
+} // namespace
+
 PdbFile::~PdbFile() = default;
 
 Expected<std::unique_ptr<PdbFile>> PdbFile::open(const std::string& path) {
@@ -44,10 +66,13 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
                                                  const std::string& path) {
   if (!looksLikePdb(bytes->getBuffer()))
     return fileError(path, "not a PDB (no MSF 7.00 signature)");
+  auto directory = readMsfDirectory(bytes->getBuffer());
+  if (!directory)
+    return fileError(path, "corrupt PDB: " + toString(directory.takeError()));
   std::unique_ptr<PdbFile> pdb(new PdbFile);
   pdb->path_ = path;
-  pdb->file_ =
-      std::make_unique<pdb::PDBFile>(path, withNilStreamsEmpty(std::move(bytes)), pdb->allocator_);
+  pdb->file_ = std::make_unique<pdb::PDBFile>(
+      path, withNilStreamsEmpty(std::move(bytes), *directory), pdb->allocator_);
   auto fail = [&](const char* what, Error error) {
     return fileError(path, std::string("corrupt PDB: ") + what + ": " + toString(std::move(error)));
   };
@@ -74,6 +99,12 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
   pdb->identity_.machine = uint16_t(dbi->getMachineType());
   for (const object::coff_section& section : dbi->getSectionHeaders())
     pdb->section_rvas_.push_back(section.VirtualAddress);
+  uint32_t counted = dbi->modules().getModuleCount(), described = describedModules(*dbi);
+  pdb->module_count_ = std::min(counted, described);
+  if (counted != described)
+    pdb->open_warnings_.push_back(fmt::format("the DBI stream counts {} modules but describes {}: "
+                                              "{} are read",
+                                              counted, described, pdb->module_count_));
   if (pdb->section_rvas_.empty())
     return fileError(path, "the PDB has no section headers stream: addresses cannot be made RVAs");
   return pdb;

@@ -41,6 +41,13 @@ public:
   // The RVA of `segment`:`offset`; none for a segment the image lacks.
   std::optional<uint32_t> rva(uint16_t segment, uint32_t offset) const;
 
+  // Modules (compilands) that both the DBI stream's file info counts and its
+  // module list describes: LLVM 19 takes the count from the first and reads
+  // past the end of the second when they disagree.
+  uint32_t moduleCount() const { return module_count_; }
+  // Problems met while opening that did not stop it (those counts differ).
+  const std::vector<std::string>& openWarnings() const { return open_warnings_; }
+
 private:
   PdbFile() = default;
 
@@ -49,6 +56,8 @@ private:
   std::unique_ptr<llvm::pdb::PDBFile> file_;
   PdbIdentity identity_;
   std::vector<uint32_t> section_rvas_; // index = segment - 1
+  uint32_t module_count_ = 0;
+  std::vector<std::string> open_warnings_;
 };
 
 // True when the bytes start with the MSF 7.00 signature of a PDB.

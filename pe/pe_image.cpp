@@ -3,6 +3,8 @@
 #include "object/elf_image.h"
 #include "pe/pe_header_check.h"
 
+#include <cstring>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/COFF.h>
 #include <llvm/Object/CVDebugRecord.h>
 
@@ -44,30 +46,55 @@ Expected<std::unique_ptr<PeImage>> PeImage::open(std::unique_ptr<MemoryBuffer> b
   else
     return fileError(path, "PE file without an optional header");
 
-  const codeview::DebugInfo* info = nullptr;
-  StringRef pdb_name;
   // A corrupt debug directory is no reason to give up on the image: the
   // PDB can still be named with --debug-file.
-  if (Error error = image->coff_->getDebugPDBInfo(info, pdb_name))
-    consumeError(std::move(error));
-  else if (info && info->Signature.CVSignature == OMF::Signature::PDB70) {
-    CodeViewRecord record;
-    std::copy(std::begin(info->PDB70.Signature), std::end(info->PDB70.Signature),
-              record.guid.begin());
-    record.age = info->PDB70.Age;
-    record.pdb_path = pdb_name.str();
-    image->code_view_ = std::move(record);
-  }
+  image->code_view_ = image->readCodeView();
   return image;
 }
 
-ArrayRef<uint8_t> PeImage::bytesAt(uint32_t rva, uint32_t size) const {
-  ArrayRef<uint8_t> bytes;
-  if (Error error = coff_->getRvaAndSizeAsBytes(rva, size, bytes)) {
-    consumeError(std::move(error));
-    return {};
+// The first CodeView entry of the debug directory, read here rather than
+// with COFFObjectFile::getDebugPDBInfo, which finds it by RVA with
+// getRvaAndSizeAsBytes (see bytesAt).
+std::optional<CodeViewRecord> PeImage::readCodeView() const {
+  for (const object::debug_directory& entry : coff_->debug_directories()) {
+    if (entry.Type != COFF::IMAGE_DEBUG_TYPE_CODEVIEW)
+      continue;
+    ArrayRef<uint8_t> bytes = bytesAt(entry.AddressOfRawData, entry.SizeOfData);
+    if (bytes.size() < sizeof(codeview::DebugInfo) + 1)
+      return std::nullopt;
+    codeview::DebugInfo info;
+    std::memcpy(&info, bytes.data(), sizeof info);
+    if (info.Signature.CVSignature != OMF::Signature::PDB70)
+      return std::nullopt;
+    CodeViewRecord record;
+    std::copy(std::begin(info.PDB70.Signature), std::end(info.PDB70.Signature),
+              record.guid.begin());
+    record.age = info.PDB70.Age;
+    // The path runs to its NUL; padding may follow.
+    record.pdb_path = toStringRef(bytes.drop_front(sizeof info)).split('\0').first.str();
+    return record;
   }
-  return bytes;
+  return std::nullopt;
+}
+
+// LLVM 19's COFFObjectFile::getRvaAndSizeAsBytes bounds the bytes by the
+// section's size in memory, not by what the file holds: past the raw data
+// it returns a pointer beyond the end of the file (docs/FUZZING.md). Only
+// bytes the file holds are given here.
+ArrayRef<uint8_t> PeImage::bytesAt(uint32_t rva, uint32_t size) const {
+  StringRef file = buffer_->getBuffer();
+  for (const object::SectionRef& ref : coff_->sections()) {
+    const object::coff_section* section = coff_->getCOFFSection(ref);
+    uint64_t start = section->VirtualAddress, raw = section->SizeOfRawData;
+    uint64_t held = section->VirtualSize ? std::min<uint64_t>(section->VirtualSize, raw) : raw;
+    if (rva < start || uint64_t(rva) + size > start + held)
+      continue;
+    uint64_t at = uint64_t(section->PointerToRawData) + (rva - start);
+    if (at > file.size() || size > file.size() - at)
+      return {};
+    return arrayRefFromStringRef(file.substr(at, size));
+  }
+  return {};
 }
 
 ArrayRef<uint8_t> PeImage::exceptionDirectory() const {

@@ -46,6 +46,7 @@ public:
 
 private:
   PeImage() = default;
+  std::optional<CodeViewRecord> readCodeView() const;
 
   std::string path_;
   std::unique_ptr<llvm::MemoryBuffer> buffer_;
