@@ -1,0 +1,108 @@
+// Every limit that holds against hostile input, in one place: maximum
+// sizes, nesting depths, counts and times. Each is far above what a real
+// input needs (docs/LIMITS.md gives the measure for each) and each, when
+// hit, is one clear line naming the file and the limit (overLimit below
+// words it), never a crash, a hang or an unbounded allocation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace dumpsyms::limits {
+
+// --- ELF and compressed sections (object/, dwarf/) ---
+
+// A compressed section may claim to inflate to at most this many times its
+// compressed size (plus kInflateSlack): zlib reaches about 1000:1 and zstd
+// a few 10000:1 on runs of zeros; a larger claim is corruption, and is
+// refused before anything is allocated for it.
+constexpr uint64_t kMaxInflateRatio = 65536;
+constexpr uint64_t kInflateSlack = uint64_t(1) << 20;
+// .gnu_debugdata (MiniDebugInfo): the xz decoder's memory and its output.
+constexpr uint64_t kMaxMiniDebugInfoMemory = uint64_t(1) << 30;
+constexpr uint64_t kMaxMiniDebugInfoOutput = uint64_t(1) << 30;
+
+// --- DWARF (dwarf/) ---
+
+// Inlined calls nested deeper than this are left out (DWARF and PDB alike).
+// The deepest real nesting seen (Debian's python3.11 and libc debug files,
+// the shared corpus) is below 40.
+constexpr uint32_t kMaxInlineDepth = 256;
+// Enclosing namespaces, classes and functions a name is qualified with, and
+// how deep naming may follow a local class's method into the function
+// around it. Real scopes nest a few dozen levels at most; a DIE tree nested
+// deeper (only corrupt input does) gets a name cut at that depth.
+constexpr uint32_t kMaxScopeDepth = 256;
+// DW_AT_specification / DW_AT_abstract_origin links followed from one DIE:
+// real chains have two or three; the bound stops cycles.
+constexpr uint32_t kMaxDeclarationChain = 16;
+// Breakpad-style names: how deep the namer recurses through scopes and
+// declarations (it recurses, so this also bounds its stack).
+constexpr int kMaxBreakpadNameDepth = 128;
+
+// --- CFI and postfix (cfi/) ---
+
+// DW_CFA_remember_state entries on one FDE's stack.
+constexpr size_t kMaxRememberedStates = 1024;
+// Values on a DWARF expression's stack while it is translated, and on a
+// postfix expression's stack while it is evaluated. Real CFI expressions
+// (glibc's PLT and signal frames) use 3 or 4.
+constexpr size_t kMaxExpressionStack = 64;
+// A postfix expression a DWARF expression translates to. Each operation can
+// double the text (DW_OP_dup; DW_OP_plus), so the bound is checked at every
+// step; real ones are below 100 characters.
+constexpr size_t kMaxPostfixLength = 4096;
+// UNWIND_INFO chains (UNW_FLAG_CHAININFO, or RUNTIME_FUNCTION chains):
+// compilers chain once or twice.
+constexpr int kMaxUnwindChain = 32;
+
+// --- Symbol files (symbol_writer/text_reader) ---
+
+// One line (record) of a .sym file. The longest real ones are FUNC records
+// of heavily templated C++ (a few hundred KiB of name).
+constexpr size_t kMaxSymbolFileLine = size_t(16) << 20;
+// FILE and INLINE_ORIGIN ids: the table grows to the largest one.
+constexpr uint64_t kMaxSymbolFileId = 100000000;
+
+// --- Crash text and reports (crash_text/, symtool/) ---
+
+// A frame line (glibc, Solaris, module + offset): no real one is longer,
+// and std::regex recurses per character.
+constexpr size_t kMaxFrameLine = 4096;
+// One line of crash text read by `symtool symbolize` (a JSON crash report
+// is one line): lines longer are skipped with an error.
+constexpr size_t kMaxCrashTextLine = size_t(1) << 20;
+// Nesting of arrays and objects in any JSON read (crash reports, server
+// answers, symstore's child reports): LLVM's parser recurses per level.
+// Real documents nest 2 or 3 levels.
+constexpr size_t kMaxJsonDepth = 64;
+
+// --- Core files and the stack walk (core/, stackwalk/) ---
+
+// Program headers of a module's ELF header in a core's memory.
+constexpr uint64_t kMaxCoreModuleProgramHeaders = 256;
+// A module's PT_NOTE segment read from a core's memory (for its build-id).
+constexpr uint64_t kMaxCoreModuleNoteBytes = 64 * 1024;
+// Frames walked per thread.
+constexpr size_t kMaxWalkedFrames = 1024;
+
+// --- Symbol servers' answers (upload/) ---
+
+// The body of one HTTP answer; the transfer stops there. An S3 listing
+// page (1000 keys of at most 1 KiB) stays below 1.5 MiB.
+constexpr size_t kMaxAnswerBody = size_t(4) << 20;
+// Characters of an error answer quoted in a message.
+constexpr size_t kMaxQuotedAnswer = 300;
+// Pages of an S3 listing (1000 keys each).
+constexpr int kMaxListingPages = 100000;
+
+// "<what> is over the limit of <limit> <unit>": the words every message
+// about a limit uses.
+inline std::string overLimit(std::string_view what, uint64_t limit, std::string_view unit) {
+  return std::string(what) + " is over the limit of " + std::to_string(limit) + " " +
+         std::string(unit);
+}
+
+} // namespace dumpsyms::limits
