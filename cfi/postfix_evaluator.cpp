@@ -1,5 +1,7 @@
 #include "cfi/postfix_evaluator.h"
 
+#include "limits/input_limits.h"
+
 #include <charconv>
 #include <llvm/BinaryFormat/ELF.h>
 #include <sstream>
@@ -102,7 +104,7 @@ std::optional<uint64_t> PostfixEvaluator::evaluate(const std::string& expression
       stack.back() = *word & mask_;
     } else {
       std::optional<uint64_t> value = token(t, values);
-      if (!value)
+      if (!value || stack.size() >= limits::kMaxExpressionStack)
         return std::nullopt;
       stack.push_back(*value);
     }
@@ -156,6 +158,8 @@ bool PostfixEvaluator::execute(const std::string& program, RegisterValues& value
     }
     if (glued)
       stack.push_back(raw.substr(1));
+    if (stack.size() > limits::kMaxExpressionStack)
+      return false;
   }
   return stack.empty();
 }

@@ -27,7 +27,8 @@ public:
   PostfixEvaluator(unsigned word_size, MemoryReader memory);
 
   // The value of one expression over `values`; std::nullopt when it fails
-  // (unknown name, memory not available, division by zero, malformed).
+  // (unknown name, memory not available, division by zero, malformed, a
+  // stack deeper than limits::kMaxExpressionStack).
   std::optional<uint64_t> evaluate(const std::string& expression,
                                    const RegisterValues& values) const;
 

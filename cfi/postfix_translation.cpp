@@ -1,5 +1,7 @@
 #include "cfi/postfix_translation.h"
 
+#include "limits/input_limits.h"
+
 #include <algorithm>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFExpression.h>
@@ -58,6 +60,12 @@ public:
         return fail("undecodable operation");
       if (!step(op))
         return {"", reason_};
+      // Checked at every step: an operation at most doubles the text.
+      if (stack_.size() > limits::kMaxExpressionStack)
+        return fail(
+            limits::overLimit("the expression's stack", limits::kMaxExpressionStack, "values"));
+      if (!stack_.empty() && stack_.back().base.size() > limits::kMaxPostfixLength)
+        return fail(limits::overLimit("its postfix text", limits::kMaxPostfixLength, "characters"));
     }
     if (stack_.empty())
       return fail("the expression leaves nothing on the stack");

@@ -1,5 +1,7 @@
 #include "cfi/rule_rows.h"
 
+#include "limits/input_limits.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/Dwarf.h>
 
@@ -12,9 +14,6 @@ namespace {
 
 // Not in LLVM's opcode list: the GNU extension for negative offsets.
 constexpr uint8_t kGnuNegativeOffsetExtended = 0x2f;
-
-// remember_state can nest without end in hostile input.
-constexpr size_t kMaxRememberedStates = 1024;
 
 class Machine {
 public:
@@ -210,8 +209,9 @@ private:
       return "";
     }
     case dwarf::DW_CFA_remember_state:
-      if (remembered_.size() >= kMaxRememberedStates)
-        return "DW_CFA_remember_state nests too deep";
+      if (remembered_.size() >= limits::kMaxRememberedStates)
+        return limits::overLimit("the nesting of DW_CFA_remember_state",
+                                 limits::kMaxRememberedStates, "levels");
       remembered_.push_back(state_);
       return "";
     case dwarf::DW_CFA_restore_state:

@@ -1,5 +1,7 @@
 #include "cfi/x64_unwind_reader.h"
 
+#include "limits/input_limits.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -233,7 +235,7 @@ X64UnwindResult readX64Unwind(llvm::ArrayRef<uint8_t> pdata, const ImageBytes& b
     // An odd UnwindInfoAddress names another RUNTIME_FUNCTION (a chain
     // written the compact way): follow it.
     std::string problem;
-    for (int hops = 0; (unwind & 1) && hops < 32; ++hops) {
+    for (int hops = 0; (unwind & 1) && hops < limits::kMaxUnwindChain; ++hops) {
       llvm::ArrayRef<uint8_t> entry = bytes(unwind & ~1u, 12);
       if (entry.size() != 12) {
         problem = fmt::format("chained RUNTIME_FUNCTION at {:#x} is outside the file", unwind);
@@ -241,6 +243,9 @@ X64UnwindResult readX64Unwind(llvm::ArrayRef<uint8_t> pdata, const ImageBytes& b
       }
       unwind = read32(entry, 8);
     }
+    if (problem.empty() && (unwind & 1))
+      problem = fmt::format("RUNTIME_FUNCTION chain: {}",
+                            limits::overLimit("its length", limits::kMaxUnwindChain, "links"));
     std::optional<UnwindInfo> own;
     if (problem.empty())
       own = decode(unwind, bytes, problem);
@@ -249,7 +254,7 @@ X64UnwindResult readX64Unwind(llvm::ArrayRef<uint8_t> pdata, const ImageBytes& b
     if (own) {
       std::optional<uint32_t> parent = own->chained_unwind_rva;
       std::vector<UnwindInfo> parents;
-      for (int hops = 0; parent && hops < 32 && problem.empty(); ++hops) {
+      for (int hops = 0; parent && hops < limits::kMaxUnwindChain && problem.empty(); ++hops) {
         std::optional<UnwindInfo> info = decode(*parent, bytes, problem);
         if (!info)
           break;
@@ -257,7 +262,8 @@ X64UnwindResult readX64Unwind(llvm::ArrayRef<uint8_t> pdata, const ImageBytes& b
         parents.push_back(std::move(*info));
       }
       if (parent && problem.empty())
-        problem = fmt::format("UNWIND_INFO chain at {:#x} does not end", unwind);
+        problem = fmt::format("UNWIND_INFO chain at {:#x}: {}", unwind,
+                              limits::overLimit("its length", limits::kMaxUnwindChain, "links"));
       // The outermost parent's prologue ran first.
       for (auto p = parents.rbegin(); p != parents.rend(); ++p)
         for (const Operation& operation : p->operations)

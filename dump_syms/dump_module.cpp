@@ -137,7 +137,7 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   if (!options.no_cfi)
     readUnwindInfo({&binary, &debug_image}, builder, cfi_stats, diagnostics);
   if (cfi_stats.rules_untranslated) {
-    diagnostics.warn(std::to_string(cfi_stats.rules_untranslated) +
+    diagnostics.warn(binary.path() + ": " + std::to_string(cfi_stats.rules_untranslated) +
                      " CFI rules could not be said in postfix and were written as .undef");
     for (const auto& [reason, count] : cfi_stats.reasons)
       diagnostics.note("  " + std::to_string(count) + " x " + reason);

@@ -359,5 +359,22 @@ TEST(DwarfCfiReader, RarePersonalityEncodings) {
   }
 }
 
+TEST(DwarfCfiReader, RememberStateNestedPastTheLimitIsAWarning) {
+  Bytes cie;
+  cie.u32(0).u8(1).str("zR").uleb(1).sleb(-8).uleb(16).uleb(1).u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+  cie.raw(cieInstructions().data());
+  std::string cie_entry = entry32(cie.data());
+  Bytes fde;
+  fde.u32(cie_entry.size() + 4).u32(0x1000).u32(0x40).uleb(0);
+  for (int i = 0; i < 1025; ++i)
+    fde.u8(DW_CFA_remember_state);
+  std::string warnings;
+  read(cie_entry + entry32(fde.data()) + Bytes().u32(0).data(), 0x2000, true, &warnings);
+  EXPECT_NE(warnings.find("test: FDE at offset 0x"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("the nesting of DW_CFA_remember_state is over the limit of 1024 levels"),
+            std::string::npos)
+      << warnings;
+}
+
 } // namespace
 } // namespace dumpsyms

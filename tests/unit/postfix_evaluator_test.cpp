@@ -1,5 +1,6 @@
 #include "cfi/linux_gate.h"
 #include "cfi/postfix_evaluator.h"
+#include "limits/input_limits.h"
 #include "symbol_writer/text_writer.h"
 
 #include <gtest/gtest.h>
@@ -135,6 +136,25 @@ TEST(ParseCfiRules, ReadsAndRejects) {
   EXPECT_EQ((*rules)[1].expression, ".cfa -8 + ^");
   EXPECT_FALSE(parseCfiRules("$rsp 8 +"));
   EXPECT_FALSE(parseCfiRules(".cfa: .ra: $rsp"));
+}
+
+TEST(PostfixEvaluator, StackDeeperThanTheLimitFails) {
+  PostfixEvaluator e(8, memoryOf({}));
+  auto sum = [](size_t operands) {
+    std::string text;
+    for (size_t i = 0; i < operands; ++i)
+      text += "1 ";
+    for (size_t i = 1; i < operands; ++i)
+      text += "+ ";
+    return text;
+  };
+  EXPECT_EQ(e.evaluate(sum(limits::kMaxExpressionStack), {}), limits::kMaxExpressionStack);
+  EXPECT_FALSE(e.evaluate(sum(limits::kMaxExpressionStack + 1), {}));
+  RegisterValues values;
+  std::string program;
+  for (size_t i = 0; i < limits::kMaxExpressionStack + 1; ++i)
+    program += "$eax ";
+  EXPECT_FALSE(e.execute(program, values));
 }
 
 } // namespace

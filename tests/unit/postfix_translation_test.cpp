@@ -1,6 +1,7 @@
 // DWARF expressions as compilers and linkers write them in CFI, and their
 // postfix translations.
 #include "cfi/postfix_translation.h"
+#include "limits/input_limits.h"
 
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/Dwarf.h>
@@ -86,6 +87,21 @@ TEST(PostfixTranslation, LiteralsAreSignedAtTheWordSize) {
   EXPECT_EQ(postfixLiteral(0xfffffff8u, 4), "-8");
   EXPECT_EQ(postfixLiteral(0xfffffffffffffff8ull, 8), "-8");
   EXPECT_EQ(postfixLiteral(16, 8), "16");
+}
+
+TEST(PostfixTranslation, StackAndTextPastTheLimitsAreRefusedWithTheLimit) {
+  std::string deep(limits::kMaxExpressionStack + 1, char(DW_OP_lit1));
+  PostfixResult r = translateExpression(deep, true, x86_64(), false, false);
+  EXPECT_TRUE(r.postfix.empty());
+  EXPECT_EQ(r.reason, "the expression's stack is over the limit of 64 values");
+  // DW_OP_dup; DW_OP_plus doubles the text each time: 2^40 characters
+  // unless the bound stops it.
+  std::string doubling = bytes({DW_OP_breg7, 0});
+  for (int i = 0; i < 40; ++i)
+    doubling += bytes({DW_OP_dup, DW_OP_plus});
+  r = translateExpression(doubling, true, x86_64(), false, false);
+  EXPECT_TRUE(r.postfix.empty());
+  EXPECT_EQ(r.reason, "its postfix text is over the limit of 4096 characters");
 }
 
 } // namespace

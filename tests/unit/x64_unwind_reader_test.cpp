@@ -197,5 +197,22 @@ TEST(X64UnwindReader, BadEntriesAreSkippedWithAReason) {
   EXPECT_EQ(result.problems.size(), 5u);
 }
 
+TEST(X64UnwindReader, ChainsPastTheLimitAreAProblemNotAHang) {
+  // UNWIND_INFO chained to itself, and a RUNTIME_FUNCTION chained (the
+  // compact way, an odd address) to itself.
+  Image image;
+  unwindInfo(image, 0x2000, 0x4, 0, 0, 0, {});
+  image.put32(0x2004 + 8, 0x2000);
+  image.put32(0x3000 + 8, 0x3001);
+  X64UnwindResult result =
+      readX64Unwind(pdata({{0x1000, 0x1010, 0x2000}, {0x1010, 0x1020, 0x3001}}), image.reader());
+  EXPECT_TRUE(result.frames.empty());
+  ASSERT_EQ(result.problems.size(), 2u);
+  EXPECT_NE(result.problems[0].find("its length is over the limit of 32 links"), std::string::npos)
+      << result.problems[0];
+  EXPECT_NE(result.problems[1].find("its length is over the limit of 32 links"), std::string::npos)
+      << result.problems[1];
+}
+
 } // namespace
 } // namespace dumpsyms
