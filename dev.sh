@@ -6,6 +6,7 @@
 #   ./dev.sh test-sanitized   the ASan+UBSan build and suite only, fuzz runs included
 #   ./dev.sh build
 #   ./dev.sh fuzz TARGET [SECONDS]   (TARGET: a name in tests/fuzz/CMakeLists.txt)
+#   ./dev.sh campaign [HOURS] [TARGET...]   every target to HOURS CPU-hours, then the table
 # Each command first installs whatever Debian packages are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -138,6 +139,19 @@ fuzz() {
   python3 tests/fuzz/run_fuzzer.py "$targets" "$target" --seconds "$seconds" --campaign
 }
 
+# The campaign: every target (or those named) until each has HOURS (1)
+# CPU-hours in its ledger, nproc targets at a time; ends with the table that
+# docs/FUZZING.md keeps. Interrupted, it goes on where it stopped.
+campaign() {
+  local hours=${1:-1}
+  [ $# -gt 0 ] && shift
+  configure_sanitized
+  local targets="$SAN_BUILD/fuzz_targets.tsv" names=("$@")
+  [ ${#names[@]} -gt 0 ] || mapfile -t names < <(cut -f1 "$targets")
+  cmake --build "$SAN_BUILD" -j "$(nproc)" --target "${names[@]/#/fuzz_}" >&2
+  python3 tests/fuzz/campaign.py "$targets" --hours "$hours" "${names[@]}"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -155,6 +169,9 @@ case "$cmd" in
   fuzz)
     fuzz "$@"
     ;;
+  campaign)
+    campaign "$@"
+    ;;
   test)
     # A failing normal suite ends the run there, so that the output always
     # ends with the summary of the suite that failed.
@@ -168,7 +185,7 @@ case "$cmd" in
     test_sanitized
     ;;
   *)
-    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | test-normal | test-sanitized | build | fuzz TARGET [SECONDS]" >&2
+    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | test-normal | test-sanitized | build | fuzz TARGET [SECONDS] | campaign [HOURS] [TARGET...]" >&2
     exit 2
     ;;
 esac

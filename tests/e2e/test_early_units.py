@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 
 from common import Report, arguments
-from test_memory_guard import UNIT_SOURCE
+from many_units import build_many_units
 
 UNITS = 200
 RUNS = 3
@@ -42,13 +42,7 @@ def main():
     args = arguments()
     report = Report("early units")
     with tempfile.TemporaryDirectory() as tmp:
-        source = os.path.join(tmp, "unit.c")
-        with open(source, "w") as fh:
-            fh.write(UNIT_SOURCE)
-        obj = os.path.join(tmp, "unit.o")
-        library = os.path.join(tmp, "libmany.so")
-        subprocess.run(["gcc", "-g", "-O1", "-c", source, "-o", obj], check=True)
-        subprocess.run(["gcc", "-shared", "-gz=zlib", "-o", library] + [obj] * UNITS, check=True)
+        library = build_many_units(tmp, UNITS, ["-gz=zlib"])
         p = subprocess.run(["readelf", "-tW", library], capture_output=True, text=True, check=True)
         if "ZLIB" not in p.stdout:
             raise SystemExit(f"{library}: the linker left .debug_info uncompressed")

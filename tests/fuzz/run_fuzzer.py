@@ -13,15 +13,21 @@ flags:
 - `./dev.sh fuzz NAME [SECONDS]` (--campaign): the corpus in
   BUILD/fuzz/NAME/corpus grows from run to run, and a crashing input lands
   in tests/fuzz/regressions/NAME, where fuzz_replay_NAME will replay it.
+  Every such run adds a line to BUILD/fuzz/NAME/campaign.tsv (CPU seconds,
+  executions, coverage, what it found), which campaign.py sums.
 
 Any crash, leak, timeout (-timeout=10), memory blow-up or sanitizer report
 fails the run (exit status 1), with the report and where its input is."""
 import argparse
+import datetime
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
+
+from campaign_ledger import append_run
 
 TIMEOUT_SECONDS = 10  # one input
 RSS_LIMIT_MB = 4096   # the whole process, sanitizer shadow memory included
@@ -60,6 +66,11 @@ def copy_inputs(sources, corpus):
                     target = os.path.join(corpus, os.path.basename(directory) + "-" + name)
                 if not os.path.exists(target):
                     shutil.copyfile(os.path.join(root, name), target)
+
+
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main():
@@ -102,6 +113,8 @@ def main():
     command.append(corpus)
     print("run_fuzzer:", " ".join(command), flush=True)
     log_path = os.path.join(work, f"fuzz-{args.name}.log")
+    cpu_before = children_cpu_seconds()
+    wall_before = datetime.datetime.now(datetime.timezone.utc)
     with open(log_path, "w") as log:
         status = subprocess.run(command, cwd=work, stdin=subprocess.DEVNULL, stdout=log,
                                 stderr=subprocess.STDOUT, env=dict(os.environ, TMPDIR=scratch)).returncode
@@ -111,7 +124,13 @@ def main():
     first_report = next((i for i, line in enumerate(lines) if REPORT.search(line)), None)
     saved = sorted(os.path.join(artifacts, f) for f in set(os.listdir(artifacts)) - before)
     stats = [line for line in lines if line.startswith("stat::")]
-    if status == 0 and first_report is None and not saved:
+    clean = status == 0 and first_report is None and not saved
+    if args.campaign:
+        what = "clean" if clean else (lines[first_report].strip() if first_report is not None
+                                       else f"exit status {status}")
+        append_run(os.path.join(base, "campaign.tsv"), lines, started=wall_before,
+                   cpu_seconds=children_cpu_seconds() - cpu_before, result=what, inputs=saved)
+    if clean:
         done = next((line for line in reversed(lines) if re.match(r"#\d+\s+DONE", line)), "")
         print(f"run_fuzzer {args.name}: {args.seconds} s, no crash; {done.strip()}")
         for line in stats:
