@@ -18,10 +18,9 @@ PROGRESS = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 EXECUTED = re.compile(r"^stat::number_of_executed_units: (\d+)")
 
 
-def source_commit():
-    """The commit of the source tree the targets were built from (this
-    script's checkout), marked when the tree has changes."""
-    here = os.path.dirname(os.path.abspath(__file__))
+def source_commit(here):
+    """The commit of the source tree at here (the target's regressions, in
+    the tree it was built from), marked "+" when the tree has changes."""
     try:
         commit = subprocess.run(["git", "-C", here, "rev-parse", "--short=10", "HEAD"],
                                 capture_output=True, text=True, check=True).stdout.strip()
@@ -32,7 +31,7 @@ def source_commit():
         return "unknown"
 
 
-def append_run(path, log_lines, started, cpu_seconds, result, inputs):
+def append_run(path, log_lines, started, cpu_seconds, result, inputs, source):
     executions = cov = ft = corpus = 0
     for line in log_lines:
         progress = PROGRESS.match(line)
@@ -41,7 +40,7 @@ def append_run(path, log_lines, started, cpu_seconds, result, inputs):
         executed = EXECUTED.match(line)
         if executed:
             executions = int(executed.group(1))
-    row = [started.strftime("%Y-%m-%dT%H:%M:%SZ"), source_commit(), f"{cpu_seconds:.1f}",
+    row = [started.strftime("%Y-%m-%dT%H:%M:%SZ"), source_commit(source), f"{cpu_seconds:.1f}",
            str(executions), str(cov), str(ft), str(corpus),
            result.replace("\t", " ")[:200], ",".join(inputs)]
     new = not os.path.exists(path)

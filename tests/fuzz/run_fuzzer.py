@@ -129,7 +129,8 @@ def main():
         what = "clean" if clean else (lines[first_report].strip() if first_report is not None
                                        else f"exit status {status}")
         append_run(os.path.join(base, "campaign.tsv"), lines, started=wall_before,
-                   cpu_seconds=children_cpu_seconds() - cpu_before, result=what, inputs=saved)
+                   cpu_seconds=children_cpu_seconds() - cpu_before, result=what, inputs=saved,
+                   source=target["regressions"])
     if clean:
         done = next((line for line in reversed(lines) if re.match(r"#\d+\s+DONE", line)), "")
         print(f"run_fuzzer {args.name}: {args.seconds} s, no crash; {done.strip()}")
