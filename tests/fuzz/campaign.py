@@ -59,7 +59,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--chunk-seconds", type=int, default=900)
     parser.add_argument("--table", action="store_true", help="print the table only")
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
 
     names = args.names or target_names(args.targets)
     unknown = set(names) - set(target_names(args.targets))
