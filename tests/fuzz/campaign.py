@@ -80,8 +80,9 @@ def main():
             name = pending.pop(0)
             left = goal - cpu_seconds(args.targets, name)
             seconds = max(30, int(min(args.chunk_seconds, left)))
-            log = open(os.path.join(os.path.dirname(ledger_path(args.targets, name)),
-                                    "campaign-chunk.log"), "w")
+            work = os.path.dirname(ledger_path(args.targets, name))
+            os.makedirs(work, exist_ok=True)
+            log = open(os.path.join(work, "campaign-chunk.log"), "w")
             print(f"campaign: {name}: {left / 3600:.2f} CPU-hours to go, a {seconds}-s chunk",
                   flush=True)
             running[name] = (subprocess.Popen(
