@@ -1,9 +1,12 @@
 // A whole dump (ELF, DWARF, CFI, inlined calls, symbols) of the input as a
-// file, with -d, then written out. The file lives in memory (/dev/shm when
-// there is one), rewritten for each input.
+// file, with -d, then written out. The file, rewritten for each input, lives
+// in $TMPDIR when it is set (run_fuzzer.py points it into the build tree,
+// where the file of a process that died stays to be looked at), else in
+// memory (/dev/shm when there is one).
 #include "dump_syms/dump_module.h"
 #include "tests/fuzz/fuzz_targets.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <llvm/Support/FileSystem.h>
 #include <sstream>
@@ -16,7 +19,10 @@ namespace {
 // The file each input is written to, removed when the process ends.
 struct ScratchFile {
   ScratchFile() {
-    std::string dir = llvm::sys::fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string dir = tmpdir && *tmpdir                         ? tmpdir
+                      : llvm::sys::fs::is_directory("/dev/shm") ? "/dev/shm"
+                                                                : "/tmp";
     path = dir + "/fuzz-dump-" + std::to_string(::getpid()) + ".elf";
   }
   ~ScratchFile() { llvm::sys::fs::remove(path); }

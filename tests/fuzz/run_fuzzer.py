@@ -122,7 +122,12 @@ def main():
         lines = fh.read().splitlines()
 
     first_report = next((i for i, line in enumerate(lines) if REPORT.search(line)), None)
-    saved = sorted(os.path.join(artifacts, f) for f in set(os.listdir(artifacts)) - before)
+    new_files = sorted(os.path.join(artifacts, f) for f in set(os.listdir(artifacts)) - before)
+    # libFuzzer also keeps the slowest input it met when that took over
+    # 10 s, without failing the run: a run that stalled (a loaded machine)
+    # keeps one as well. -timeout fails the run if an input itself is that slow.
+    slow = [f for f in new_files if os.path.basename(f).startswith("slow-unit-")]
+    saved = [f for f in new_files if f not in slow]
     stats = [line for line in lines if line.startswith("stat::")]
     clean = status == 0 and first_report is None and not saved
     if args.campaign:
@@ -136,6 +141,8 @@ def main():
         print(f"run_fuzzer {args.name}: {args.seconds} s, no crash; {done.strip()}")
         for line in stats:
             print("   ", line)
+        for path in slow:
+            print(f"  (the slowest input, kept as {path})")
         return 0
 
     # The report (from its first line) or, when there is none, the end of
