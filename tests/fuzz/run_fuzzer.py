@@ -128,6 +128,10 @@ def main():
     # keeps one as well. -timeout fails the run if an input itself is that slow.
     slow = [f for f in new_files if os.path.basename(f).startswith("slow-unit-")]
     saved = [f for f in new_files if f not in slow]
+    if args.campaign:
+        # Not a regression: out of the source tree, next to the corpus.
+        os.makedirs(os.path.join(work, "slow"), exist_ok=True)
+        slow = [shutil.move(f, os.path.join(work, "slow", os.path.basename(f))) for f in slow]
     stats = [line for line in lines if line.startswith("stat::")]
     clean = status == 0 and first_report is None and not saved
     if args.campaign:
