@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The campaign driver and its ledger, with two stand-ins for libFuzzer
 programs (no clang needed): one that runs clean and prints libFuzzer's
-progress and final stats, one that reports an ASan error and saves a crash
+progress and final stats (and keeps a slowest input, as a stalled run
+does), one that reports an ASan error and saves a crash
 input every time. Checks that the clean target's runs add up to the CPU
 asked for, with the executions and coverage the stand-in printed; that the
 crashing target is stopped after three findings in a row, its inputs in its
@@ -16,7 +17,11 @@ sys.path.insert(0, HERE)
 from campaign_ledger import read_runs, summary  # noqa: E402
 
 CLEAN = r'''#!/usr/bin/env python3
-import time
+import os, sys, time
+# libFuzzer keeps the slowest input of a run that stalled: not a finding.
+prefix = next(a for a in sys.argv if a.startswith("-artifact_prefix=")).split("=", 1)[1]
+with open(os.path.join(prefix, f"slow-unit-{time.monotonic_ns()}"), "wb") as fh:
+    fh.write(b"slow")
 end = time.process_time() + 0.3   # CPU, not wall: what the ledger counts
 while time.process_time() < end:
     pass
@@ -79,6 +84,10 @@ def main():
                             f"cov {steady['cov']} ft {steady['ft']} from the stand-in's output")
         if steady["findings"]:
             failures.append("steady: a clean run counted as a finding")
+        slow = os.listdir(os.path.join(tmp, "fuzz", "steady", "slow"))
+        if len(slow) != steady["runs"] or os.listdir(os.path.join(tmp, "regressions", "steady")):
+            failures.append(f"steady: the slowest inputs ({len(slow)} moved) belong next to the "
+                            "corpus, not among the regressions")
 
         fragile = summary(read_runs(os.path.join(tmp, "fuzz", "fragile", "campaign.tsv")))
         if fragile["runs"] != 3 or len(fragile["findings"]) != 3:
