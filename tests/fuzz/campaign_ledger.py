@@ -31,7 +31,7 @@ def source_commit(here):
         return "unknown"
 
 
-def append_run(path, log_lines, started, cpu_seconds, result, inputs, source):
+def append_run(path, log_lines, started, commit, cpu_seconds, result, inputs):
     executions = cov = ft = corpus = 0
     for line in log_lines:
         progress = PROGRESS.match(line)
@@ -40,7 +40,7 @@ def append_run(path, log_lines, started, cpu_seconds, result, inputs, source):
         executed = EXECUTED.match(line)
         if executed:
             executions = int(executed.group(1))
-    row = [started.strftime("%Y-%m-%dT%H:%M:%SZ"), source_commit(source), f"{cpu_seconds:.1f}",
+    row = [started.strftime("%Y-%m-%dT%H:%M:%SZ"), commit, f"{cpu_seconds:.1f}",
            str(executions), str(cov), str(ft), str(corpus),
            result.replace("\t", " ")[:200], ",".join(inputs)]
     new = not os.path.exists(path)

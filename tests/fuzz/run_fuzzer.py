@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import sys
 
-from campaign_ledger import append_run
+from campaign_ledger import append_run, source_commit
 
 TIMEOUT_SECONDS = 10  # one input
 RSS_LIMIT_MB = 4096   # the whole process, sanitizer shadow memory included
@@ -113,6 +113,8 @@ def main():
     command.append(corpus)
     print("run_fuzzer:", " ".join(command), flush=True)
     log_path = os.path.join(work, f"fuzz-{args.name}.log")
+    # (taken now: the tree may move on while the run goes)
+    commit = source_commit(target["regressions"]) if args.campaign else None
     cpu_before = children_cpu_seconds()
     wall_before = datetime.datetime.now(datetime.timezone.utc)
     with open(log_path, "w") as log:
@@ -137,9 +139,8 @@ def main():
     if args.campaign:
         what = "clean" if clean else (lines[first_report].strip() if first_report is not None
                                        else f"exit status {status}")
-        append_run(os.path.join(base, "campaign.tsv"), lines, started=wall_before,
-                   cpu_seconds=children_cpu_seconds() - cpu_before, result=what, inputs=saved,
-                   source=target["regressions"])
+        append_run(os.path.join(base, "campaign.tsv"), lines, started=wall_before, commit=commit,
+                   cpu_seconds=children_cpu_seconds() - cpu_before, result=what, inputs=saved)
     if clean:
         done = next((line for line in reversed(lines) if re.match(r"#\d+\s+DONE", line)), "")
         print(f"run_fuzzer {args.name}: {args.seconds} s, no crash; {done.strip()}")
