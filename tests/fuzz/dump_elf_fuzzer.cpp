@@ -5,6 +5,7 @@
 // memory (/dev/shm when there is one).
 #include "dump_syms/dump_module.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "tests/support/whole_dump_options.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -41,12 +42,7 @@ int dumpBytes(const uint8_t* data, size_t size) {
     std::ofstream out(scratchPath(), std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   }
-  Options options;
-  options.binary = scratchPath();
-  options.inlines = true;
-  options.jobs = 1;
-  options.no_debuginfod = true;
-  options.quiet = true;
+  Options options = test_support::wholeDumpOptions(scratchPath());
   Diagnostics diagnostics;
   Progress progress(false);
   auto module = dumpModule(options, diagnostics, progress);

@@ -9,6 +9,11 @@
 #include <cstdint>
 #include <string>
 
+namespace dumpsyms {
+class PdbFile;
+class PeImage;
+} // namespace dumpsyms
+
 namespace dumpsyms::fuzz {
 
 using Target = int (*)(const uint8_t* data, size_t size);
@@ -25,5 +30,9 @@ int httpAnswers(const uint8_t* data, size_t size);   // what symbol servers answ
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);
+
+// The whole dump of a PDB (with its PE when there is one), written to
+// memory: what the pdb and pe targets end with.
+void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary);
 
 } // namespace dumpsyms::fuzz

@@ -5,10 +5,23 @@
 #include "dump_syms/dump_windows.h"
 #include "pdb/pdb_file.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "tests/support/whole_dump_options.h"
 
 #include <sstream>
 
 namespace dumpsyms::fuzz {
+
+void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary) {
+  Options options = test_support::wholeDumpOptions(binary);
+  Diagnostics diagnostics;
+  auto module = dumpPdbModule(pdb, pe, options, diagnostics);
+  if (!module) {
+    llvm::consumeError(module.takeError());
+    return;
+  }
+  std::ostringstream text;
+  writeSymbolFile(*module, writeOptions(options), text);
+}
 
 int pdb(const uint8_t* data, size_t size) {
   llvm::StringRef bytes(reinterpret_cast<const char*>(data), size);
@@ -17,19 +30,7 @@ int pdb(const uint8_t* data, size_t size) {
     llvm::consumeError(file.takeError());
     return 0;
   }
-  Options options;
-  options.binary = "fuzz.pdb";
-  options.inlines = true;
-  options.jobs = 1;
-  options.quiet = true;
-  Diagnostics diagnostics;
-  auto module = dumpPdbModule(**file, nullptr, options, diagnostics);
-  if (!module) {
-    llvm::consumeError(module.takeError());
-    return 0;
-  }
-  std::ostringstream text;
-  writeSymbolFile(*module, writeOptions(options), text);
+  dumpPdbAndWrite(**file, nullptr, "fuzz.pdb");
   return 0;
 }
 

@@ -13,7 +13,6 @@
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <llvm/DebugInfo/MSF/MSFCommon.h>
-#include <sstream>
 
 namespace dumpsyms::fuzz {
 
@@ -30,19 +29,7 @@ void dumpPair(const PeImage& image, llvm::StringRef pdb_bytes) {
   // here, so that the fuzzer need not match a GUID to reach it.
   if (image.codeView())
     (void)pdbBelongsTo(**file, *image.codeView());
-  Options options;
-  options.binary = "fuzz.exe";
-  options.inlines = true;
-  options.jobs = 1;
-  options.quiet = true;
-  Diagnostics diagnostics;
-  auto module = dumpPdbModule(**file, &image, options, diagnostics);
-  if (!module) {
-    llvm::consumeError(module.takeError());
-    return;
-  }
-  std::ostringstream text;
-  writeSymbolFile(*module, writeOptions(options), text);
+  dumpPdbAndWrite(**file, &image, "fuzz.exe");
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // strings with z, P, L, R and S, every pointer encoding, DWARF64
 // .debug_frame, and the rule opcodes.
 #include "cfi/dwarf_cfi_reader.h"
+#include "tests/support/byte_writer.h"
 
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/Dwarf.h>
@@ -12,47 +13,7 @@ namespace {
 
 using namespace llvm::dwarf;
 
-class Bytes {
-public:
-  Bytes& u8(uint64_t v) {
-    data_.push_back(static_cast<char>(v));
-    return *this;
-  }
-  Bytes& u16(uint64_t v) { return u8(v).u8(v >> 8); }
-  Bytes& u32(uint64_t v) { return u16(v).u16(v >> 16); }
-  Bytes& u64(uint64_t v) { return u32(v).u32(v >> 32); }
-  Bytes& uleb(uint64_t v) {
-    do {
-      uint8_t byte = v & 0x7f;
-      v >>= 7;
-      u8(byte | (v ? 0x80 : 0));
-    } while (v);
-    return *this;
-  }
-  Bytes& sleb(int64_t v) {
-    bool more = true;
-    while (more) {
-      uint8_t byte = v & 0x7f;
-      v >>= 7;
-      more = !((v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40)));
-      u8(byte | (more ? 0x80 : 0));
-    }
-    return *this;
-  }
-  Bytes& str(const std::string& s) {
-    data_ += s;
-    return u8(0);
-  }
-  Bytes& raw(const std::string& s) {
-    data_ += s;
-    return *this;
-  }
-  size_t size() const { return data_.size(); }
-  const std::string& data() const { return data_; }
-
-private:
-  std::string data_;
-};
+using Bytes = test_support::ByteWriter<std::string>;
 
 // Wraps an entry body with a 32-bit length, padding to 8 bytes with nops.
 std::string entry32(const std::string& body) {

@@ -10,7 +10,9 @@
 #include "limits/input_limits.h"
 #include "symbol_writer/text_reader.h"
 #include "symtool/line_reader.h"
+#include "tests/support/byte_writer.h"
 #include "tests/support/elf_builder.h"
+#include "tests/support/whole_dump_options.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -25,37 +27,7 @@ namespace {
 using namespace llvm::dwarf;
 using test_support::ElfSection;
 
-class Bytes {
-public:
-  Bytes& u8(uint64_t v) {
-    data_.push_back(static_cast<uint8_t>(v));
-    return *this;
-  }
-  Bytes& u16(uint64_t v) { return u8(v).u8(v >> 8); }
-  Bytes& u32(uint64_t v) { return u16(v).u16(v >> 16); }
-  Bytes& u64(uint64_t v) { return u32(v).u32(v >> 32); }
-  Bytes& uleb(uint64_t v) {
-    do {
-      uint8_t byte = v & 0x7f;
-      v >>= 7;
-      u8(byte | (v ? 0x80 : 0));
-    } while (v);
-    return *this;
-  }
-  Bytes& str(const std::string& s) {
-    data_.insert(data_.end(), s.begin(), s.end());
-    return u8(0);
-  }
-  Bytes& raw(const std::vector<uint8_t>& bytes) {
-    data_.insert(data_.end(), bytes.begin(), bytes.end());
-    return *this;
-  }
-  size_t size() const { return data_.size(); }
-  const std::vector<uint8_t>& data() const { return data_; }
-
-private:
-  std::vector<uint8_t> data_;
-};
+using Bytes = test_support::ByteWriter<std::vector<uint8_t>>;
 
 // Abbreviation codes of the DWARF 4 units built below.
 enum Abbrev : uint8_t {
@@ -130,12 +102,7 @@ DumpResult dump(std::vector<ElfSection> dwarf) {
     std::ofstream out(std::string(path), std::ios::binary);
     out.write(reinterpret_cast<const char*>(elf.data()), std::streamsize(elf.size()));
   }
-  Options options;
-  options.binary = std::string(path);
-  options.inlines = true;
-  options.jobs = 1;
-  options.no_debuginfod = true;
-  options.quiet = true;
+  Options options = test_support::wholeDumpOptions(std::string(path));
   Diagnostics diagnostics;
   Progress progress(false);
   DumpResult result;
