@@ -87,6 +87,7 @@ bool overlapsOrAdd(std::map<uint64_t, uint64_t>& ranges, uint64_t start, uint64_
 class Reader {
 public:
   ParsedSymbolFile read(StringRef text) {
+    input_bytes_ = text.size();
     size_t number = 0;
     while (!text.empty()) {
       auto [line, rest] = text.split('\n');
@@ -152,8 +153,12 @@ private:
     uint64_t id;
     if (!decimal(field(line), id) || line.empty())
       return std::string(kind) + " without a decimal id and a name";
-    if (id > limits::kMaxSymbolFileId)
-      return std::string(kind) + " id " + std::to_string(id) + " is implausibly large";
+    // The table grows to the largest id, so an id costs what the ids below
+    // it cost: bounded by the file's size, no table is longer than the file
+    // (real ids count up from 0, at least 9 bytes a record).
+    if (id > limits::kMaxSymbolFileId || id >= input_bytes_)
+      return std::string(kind) + " id " + std::to_string(id) + " is implausibly large (the file " +
+             "holds " + std::to_string(input_bytes_) + " bytes)";
     if (table.size() <= id)
       table.resize(id + 1);
     else if (!table[id].empty())
@@ -340,6 +345,7 @@ private:
   }
 
   ParsedSymbolFile out_;
+  size_t input_bytes_ = 0;
   std::string problem_; // a structural problem of the record just read
   std::map<uint64_t, uint64_t> function_ranges_, cfi_ranges_;
   std::set<uint64_t> public_addresses_;

@@ -259,6 +259,26 @@ TEST(Limits, SymbolFileLineOverTheLimitIsAProblemNotARecord) {
   EXPECT_EQ(parsed.module.functions[0].name, "g");
 }
 
+// Found by the sym_parser campaign (timeout): a 765-byte file whose
+// INLINE_ORIGIN id 55555555 grew the table to 55 million names, which the
+// writer then wrote out.
+TEST(Limits, SymbolFileIdsAreBoundedByTheFileSize) {
+  std::string text = "MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 a\n"
+                     "FILE 0 a.c\n"
+                     "FILE 40 sparse.c\n"
+                     "INLINE_ORIGIN 55555555 f\n"
+                     "FILE 100000001 b.c\n";
+  ParsedSymbolFile parsed = readSymbolFile(text);
+  ASSERT_EQ(parsed.problems.size(), 2u);
+  EXPECT_EQ(parsed.problems[0].line, 4u);
+  EXPECT_EQ(parsed.problems[0].message,
+            "INLINE_ORIGIN id 55555555 is implausibly large (the file holds 128 bytes)");
+  EXPECT_EQ(parsed.problems[1].line, 5u);
+  EXPECT_TRUE(parsed.module.inline_origins.empty());
+  ASSERT_EQ(parsed.module.files.size(), 41u); // a gap below the file's size is kept
+  EXPECT_EQ(parsed.module.files[40], "sparse.c");
+}
+
 TEST(Limits, JsonNestedPastTheLimitIsRefusedBeforeParsing) {
   std::string deep(100000, '[');
   auto parsed = parseBoundedJson(deep);
