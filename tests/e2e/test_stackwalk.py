@@ -114,14 +114,17 @@ class Aliases:
         self.groups = {}
 
     def load(self, path):
-        for target in (path, debug_file(path)):
-            if not target:
-                continue
+        # The dynamic symbols too: a library without its debug file (the
+        # arm64 libc here) has no other table. Their version suffix
+        # ("write@@GLIBC_2.17") is not part of the name.
+        listings = [("llvm-nm-19", "-D", "--defined-only", path)]
+        listings += [("llvm-nm-19", "--defined-only", target) for target in (path, debug_file(path)) if target]
+        for listing in listings:
             by_address = {}
-            for line in sh("llvm-nm-19", "--defined-only", target).stdout.splitlines():
+            for line in sh(*listing).stdout.splitlines():
                 parts = line.split()
                 if len(parts) == 3 and parts[1] in "TtWi":
-                    by_address.setdefault(parts[0], set()).add(parts[2])
+                    by_address.setdefault(parts[0], set()).add(parts[2].split("@")[0])
             for names in by_address.values():
                 for name in names:
                     self.groups.setdefault(name, set()).update(names)
