@@ -19,6 +19,7 @@ flags:
 Any crash, leak, timeout (-timeout=10), memory blow-up or sanitizer report
 fails the run (exit status 1), with the report and where its input is."""
 import argparse
+import contextlib
 import datetime
 import os
 import re
@@ -26,6 +27,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from campaign_ledger import append_run, source_commit
 
@@ -73,6 +75,28 @@ def children_cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
+@contextlib.contextmanager
+def scratch_directory(kept):
+    """The TMPDIR a target runs with, whose files end up in KEPT.
+
+    In memory when the machine has /dev/shm: the dump targets rewrite their
+    input as a file for every run, and on ext4 a file truncated and
+    rewritten is flushed to disk at each close; on disk they spent a quarter
+    of their time waiting (665 CPU seconds in a 900-s chunk). What is left
+    when the target ends, such as the input of a process that died with its
+    handlers, is moved to KEPT to be looked at."""
+    shm = "/dev/shm"
+    if not os.path.isdir(shm) or not os.access(shm, os.W_OK):
+        os.makedirs(kept)
+        yield kept
+        return
+    tmpdir = tempfile.mkdtemp(prefix="fuzz-", dir=shm)
+    try:
+        yield tmpdir
+    finally:
+        shutil.move(tmpdir, kept)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("targets", help="fuzz_targets.tsv in the sanitizer build tree")
@@ -100,9 +124,10 @@ def main():
         artifacts = os.path.join(base, "artifacts")
     copy_inputs([target["seeds"], target["regressions"]], corpus)
     os.makedirs(artifacts, exist_ok=True)
-    # The targets' own scratch files (an empty store, ...) go here, not /tmp.
+    # The targets' own scratch files (an empty store, the dump targets'
+    # input as a file) go to TMPDIR, not /tmp, and are kept in WORK/tmp.
     scratch = os.path.join(work, "tmp")
-    os.makedirs(scratch, exist_ok=True)
+    shutil.rmtree(scratch, ignore_errors=True)
     before = set(os.listdir(artifacts))
 
     command = [target["program"], f"-max_total_time={args.seconds}", f"-timeout={TIMEOUT_SECONDS}",
@@ -117,9 +142,9 @@ def main():
     commit = source_commit(target["regressions"]) if args.campaign else None
     cpu_before = children_cpu_seconds()
     wall_before = datetime.datetime.now(datetime.timezone.utc)
-    with open(log_path, "w") as log:
+    with open(log_path, "w") as log, scratch_directory(scratch) as tmpdir:
         status = subprocess.run(command, cwd=work, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT, env=dict(os.environ, TMPDIR=scratch)).returncode
+                                stderr=subprocess.STDOUT, env=dict(os.environ, TMPDIR=tmpdir)).returncode
     with open(log_path, errors="replace") as fh:
         lines = fh.read().splitlines()
 
