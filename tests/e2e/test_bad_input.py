@@ -63,6 +63,48 @@ def dump_ok(args, report, path, tmp, label):
     return sym, p.stderr
 
 
+REPRODUCERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "llvm_reproducers")
+
+
+def check_llvm_reproducers(args, report, tmp):
+    """The minimal reproducers of the LLVM 19 bugs docs/FUZZING.md works
+    around: each assembles to an object that dump_syms dumps with the
+    warning its header names. Whether LLVM's own tool still crashes on it is
+    only noted: a fixed LLVM is no failure."""
+    for name in sorted(os.listdir(REPRODUCERS)):
+        if not name.endswith(".s"):
+            continue
+        source = os.path.join(REPRODUCERS, name)
+        header = {}
+        with open(source) as fh:
+            for line in fh:
+                if line.startswith("# ") and ": " in line:
+                    key, _, value = line[2:].partition(": ")
+                    header[key] = value.strip()
+        label = f"LLVM reproducer {name}"
+        if "dump_syms warns" not in header or "crashes" not in header:
+            report.fail(f"{label}: its header names no 'crashes:' or 'dump_syms warns:' line")
+            continue
+        obj = os.path.join(tmp, name[:-2] + ".o")
+        built = subprocess.run(["llvm-mc-19", "-filetype=obj", "-triple", "x86_64-linux-gnu", source, "-o", obj],
+                               capture_output=True, text=True)
+        if built.returncode != 0:
+            report.fail(f"{label}: llvm-mc-19: {built.stderr.strip()}")
+            continue
+        p = run(args, "-v", obj, "--output", os.path.join(tmp, "reproducer.sym"))
+        if p is None or p.returncode != 0:
+            report.fail(f"{label}: {'hung' if p is None else f'exit {p.returncode}: ' + p.stderr.strip()[-300:]}")
+        elif header["dump_syms warns"] not in p.stderr:
+            report.fail(f"{label}: no warning {header['dump_syms warns']!r} in {p.stderr.strip()!r}")
+        try:
+            llvm = subprocess.run(header["crashes"].split() + [obj], capture_output=True, timeout=TIMEOUT)
+            crashed = llvm.returncode < 0 or llvm.returncode > 128
+        except subprocess.TimeoutExpired:
+            crashed = True
+        report.note(f"{label}: dumped with its warning; {header['crashes']} "
+                    f"{'still crashes' if crashed else 'no longer crashes'} on it")
+
+
 def main():
     args = arguments()
     report = Report("bad input")
@@ -151,6 +193,8 @@ def main():
                 for i in range(offset + size // 3, offset + size // 3 + min(64, size // 3)):
                     d[i] = rng.randrange(256)
             dump_ok(args, report, patched(cxx, tmp, "scrambled" + name, scramble), tmp, "scrambled " + name)
+
+        check_llvm_reproducers(args, report, tmp)
 
         # Random damage anywhere: never a crash or a hang. Inputs of several
         # kinds: C (x86_64), C++ with split-off .cold parts (clang, DWARF 5),
