@@ -49,10 +49,10 @@ def patched(source, directory, name, edit):
     return path
 
 
-def dump_ok(args, report, path, tmp, label):
+def dump_ok(args, report, path, tmp, label, *flags):
     """Dumps a damaged file that must still dump; returns (SymFile, stderr)."""
     out = os.path.join(tmp, "out.sym")
-    p = run(args, "-d", path, "--output", out)
+    p = run(args, "-d", *flags, path, "--output", out)
     if p is None or p.returncode != 0:
         report.fail(f"{label}: {'hung' if p is None else p.stderr.strip()}")
         return None, ""
@@ -75,14 +75,13 @@ def check_llvm_reproducers(args, report, tmp):
         if not name.endswith(".s"):
             continue
         source = os.path.join(REPRODUCERS, name)
-        header = {}
-        with open(source) as fh:
-            for line in fh:
-                if line.startswith("# ") and ": " in line:
-                    key, _, value = line[2:].partition(": ")
-                    header[key] = value.strip()
         label = f"LLVM reproducer {name}"
-        if "dump_syms warns" not in header or "crashes" not in header:
+        with open(source) as fh:
+            header = [line.rstrip("\n") for line in fh if line.startswith("# ")]
+        crashes = next((line[len("# crashes: "):] for line in header if line.startswith("# crashes: ")), None)
+        warning = next((line[len("# dump_syms warns: "):] for line in header
+                        if line.startswith("# dump_syms warns: ")), None)
+        if crashes is None or warning is None:
             report.fail(f"{label}: its header names no 'crashes:' or 'dump_syms warns:' line")
             continue
         obj = os.path.join(tmp, name[:-2] + ".o")
@@ -91,19 +90,19 @@ def check_llvm_reproducers(args, report, tmp):
         if built.returncode != 0:
             report.fail(f"{label}: llvm-mc-19: {built.stderr.strip()}")
             continue
-        p = run(args, "-v", obj, "--output", os.path.join(tmp, "reproducer.sym"))
-        if p is None or p.returncode != 0:
-            report.fail(f"{label}: {'hung' if p is None else f'exit {p.returncode}: ' + p.stderr.strip()[-300:]}")
-        elif header["dump_syms warns"] not in p.stderr:
-            report.fail(f"{label}: no warning {header['dump_syms warns']!r} in {p.stderr.strip()!r}")
+        sym, stderr = dump_ok(args, report, obj, tmp, label, "-v")
+        if sym is None:
+            continue
+        if warning not in stderr:
+            report.fail(f"{label}: no warning {warning!r} in {stderr.strip()!r}")
+            continue
         try:
-            llvm = subprocess.run(header["crashes"].split() + [obj], capture_output=True, timeout=TIMEOUT)
-            crashed = llvm.returncode < 0 or llvm.returncode > 128
+            status = subprocess.run(crashes.split() + [obj], capture_output=True, timeout=TIMEOUT).returncode
+            crashed = status < 0 or status > 128
         except subprocess.TimeoutExpired:
             crashed = True
-        report.note(f"{label}: dumped with its warning; {header['crashes']} "
+        report.note(f"{label}: dumped with its warning; {crashes} "
                     f"{'still crashes' if crashed else 'no longer crashes'} on it")
-
 
 def main():
     args = arguments()
