@@ -41,13 +41,15 @@ Expected<Module> moduleIdentity(const ElfImage& binary, const Options& options) 
     header.name =
         sys::path::filename(options.name_override ? *options.name_override : binary.path()).str();
   header.load_address = binary.loadAddress();
-  // Where the dynamic section lies, module-relative: a crash log that
-  // records where it found it at run time tells whether the library was
-  // prelinked to another address, and by how much (symtool symbolize).
+  // The PT_DYNAMIC program header's file offset (p_offset), which is what
+  // a crash logger reads from dl_iterate_phdr's headers and what `readelf -d`
+  // prints: when the offset a log gives differs, the library was prelinked
+  // on the crashing machine, and by how much (symtool symbolize). Not the
+  // segment's address: with a separate code segment (ld.bfd's default on
+  // x86_64, lld, gold) p_vaddr and p_offset differ.
   for (const ElfSegment& segment : binary.segments())
-    if (segment.type == llvm::ELF::PT_DYNAMIC && segment.address >= header.load_address) {
-      header.extra_info.push_back("PT_DYNAMIC_OFFSET " +
-                                  llvm::utohexstr(segment.address - header.load_address, true));
+    if (segment.type == llvm::ELF::PT_DYNAMIC) {
+      header.extra_info.push_back("PT_DYNAMIC_OFFSET " + llvm::utohexstr(segment.offset, true));
       break;
     }
   return header;

@@ -61,9 +61,16 @@ ResolvedFrame StoreFrameResolver::resolve(const FrameLine& frame, bool return_ad
   if (frame.offset) {
     offset = *frame.offset;
     // Prelinked on the crashing machine: the whole library moved by the
-    // difference between where its dynamic section was and is here.
-    if (frame.dynamic && symbols->dynamic_offset)
-      offset -= *frame.dynamic - *symbols->dynamic_offset;
+    // difference between where its dynamic section was in the file the
+    // process ran and where it is in the file the symbols came from.
+    if (frame.dynamic) {
+      PrelinkCorrection correction{out.module, *frame.dynamic, symbols->dynamic_offset, 0};
+      if (symbols->dynamic_offset)
+        correction.shift = static_cast<int64_t>(*symbols->dynamic_offset - *frame.dynamic);
+      offset += static_cast<uint64_t>(correction.shift);
+      if (observer_ && reported_.emplace(out.module, *frame.dynamic).second)
+        observer_(correction);
+    }
   } else if (!frame.symbol.empty()) {
     auto found = symbols->addresses.find(frame.symbol);
     if (found == symbols->addresses.end())

@@ -7,9 +7,11 @@
 #include "crash_text/frame_line.h"
 #include "lookup/address_lookup.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -22,6 +24,18 @@ struct ResolvedFrame {
   std::string problem;            // why nothing was found, when nothing was
 };
 
+// What the prelink correction did for one module: the PT_DYNAMIC file
+// offset the crash log gave, the one its symbol file records (INFO
+// PT_DYNAMIC_OFFSET; none in files that lack the record), and the shift
+// applied to the module's logged offsets (recorded - logged; 0 when the
+// two agree, which is a module that was not prelinked).
+struct PrelinkCorrection {
+  std::string module;
+  uint64_t logged = 0;
+  std::optional<uint64_t> recorded;
+  int64_t shift = 0;
+};
+
 class StoreFrameResolver {
 public:
   // `ids`: module name -> debug id, for stores with several builds of one name.
@@ -32,6 +46,12 @@ public:
   // itself is at offset - 1 (as debuggers look it up).
   ResolvedFrame resolve(const FrameLine& frame, bool return_address);
 
+  // Called once for each module and logged PT_DYNAMIC offset that a frame
+  // gives, so that a user can see why a frame moved (symbolize -v).
+  void onPrelinkCorrection(std::function<void(const PrelinkCorrection&)> observer) {
+    observer_ = std::move(observer);
+  }
+
 private:
   struct ModuleSymbols;
   const ModuleSymbols* module(const std::string& name, std::string& problem);
@@ -40,6 +60,8 @@ private:
   std::map<std::string, std::string> ids_;
   std::map<std::string, std::unique_ptr<ModuleSymbols>> modules_;
   std::map<std::string, std::string> failures_; // module name -> why it cannot be read
+  std::function<void(const PrelinkCorrection&)> observer_;
+  std::set<std::pair<std::string, uint64_t>> reported_; // (module, logged offset) told the observer
 };
 
 } // namespace dumpsyms

@@ -99,6 +99,10 @@ int main(int argc, char** argv) {
   symbolize->add_option("--id", id_choices, "NAME=ID: which build of a module the crash ran")
       ->allow_extra_args(false);
   symbolize->add_flag("--json", json, "JSON Lines: one object per input line");
+  bool verbose = false;
+  symbolize->add_flag("-v,--verbose", verbose,
+                      "on stderr, per module: the PT_DYNAMIC offsets the log and the symbol file "
+                      "give, and the prelink shift applied");
   bool trim = false;
   unsigned keep = 3;
   symbolize->add_flag("--trim", trim,
@@ -172,6 +176,8 @@ int main(int argc, char** argv) {
     }
     std::istream& in = crash_file.empty() ? std::cin : file;
     StoreFrameResolver resolver(store, ids);
+    if (verbose)
+      resolver.onPrelinkCorrection(printPrelinkCorrection);
     CrashSymbolizer symbolizer(resolver);
     // Frames are resolved a backtrace (a run of frame lines) at a time, so
     // that each frame can use the load addresses the others reveal.

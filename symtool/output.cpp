@@ -19,6 +19,20 @@ std::string hex(uint64_t value) {
   return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
 }
 
+void printPrelinkCorrection(const PrelinkCorrection& c) {
+  std::string recorded =
+      c.recorded ? hex(*c.recorded) : "none (its symbol file has no INFO PT_DYNAMIC_OFFSET)";
+  std::string shift = c.shift < 0   ? "-" + hex(0 - static_cast<uint64_t>(c.shift))
+                      : c.shift > 0 ? "+" + hex(static_cast<uint64_t>(c.shift))
+                                    : "0";
+  std::string why = !c.recorded    ? " (nothing to compare with)"
+                    : c.shift == 0 ? " (not prelinked)"
+                                   : " (prelinked: offsets moved back by the difference)";
+  std::fprintf(stderr, "symtool: %s: PT_DYNAMIC offset logged %s, recorded %s; shift %s%s\n",
+               c.module.c_str(), hex(c.logged).c_str(), recorded.c_str(), shift.c_str(),
+               why.c_str());
+}
+
 llvm::json::Array framesJson(const AddressInfo& info) {
   llvm::json::Array frames;
   for (const SourceFrame& frame : info.frames)

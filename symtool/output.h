@@ -21,6 +21,9 @@ void printJson(llvm::json::Object object);
 void printLookup(const std::string& module, uint64_t address, const AddressInfo& info, bool json);
 // One line of crash text written back: as it was, then what its frame is.
 void printSymbolized(llvm::StringRef line, const std::optional<ResolvedFrame>& frame, bool json);
+// symbolize -v, on stderr: a module's logged and recorded PT_DYNAMIC
+// offsets and the shift applied to its offsets.
+void printPrelinkCorrection(const PrelinkCorrection& correction);
 void printStats(const std::string& path, const SymbolStats& stats);
 void printDiff(const SymbolDiff& diff);
 

@@ -3,8 +3,8 @@
 GNU build-id (or, without one, the XOR fold of .text computed here from the
 file's bytes), the module name (DT_SONAME, else the file name), the cpu
 name of every e_machine the format names, and INFO PT_DYNAMIC_OFFSET (the
-dynamic segment's address relative to the first PT_LOAD, which symtool
-needs to undo prelinking) with sentry-cli still accepting the file."""
+PT_DYNAMIC program header's p_offset, which symtool compares with the one a
+crash log gives to undo prelinking) with sentry-cli still accepting the file."""
 import os
 import re
 import shutil
@@ -57,15 +57,12 @@ def machine(path):
 
 
 def dynamic_offset(path):
-    """PT_DYNAMIC's p_vaddr minus the first PT_LOAD's, from readelf; None without one."""
-    load = dynamic = None
+    """PT_DYNAMIC's p_offset (readelf -lW's Offset column); None without one."""
     for line in oracles.run(["readelf", "-lW", path]).splitlines():
         parts = line.split()
-        if parts and parts[0] == "LOAD" and load is None:
-            load = int(parts[2], 16)
         if parts and parts[0] == "DYNAMIC":
-            dynamic = int(parts[2], 16)
-    return None if dynamic is None else dynamic - (load or 0)
+            return int(parts[1], 16)
+    return None
 
 
 def check(args, path, report, label):
@@ -73,7 +70,8 @@ def check(args, path, report, label):
     want_dynamic = dynamic_offset(path)
     have_dynamic = full.info.get("PT_DYNAMIC_OFFSET")
     if (None if have_dynamic is None else int(have_dynamic, 16)) != want_dynamic:
-        report.fail(f"{label}: INFO PT_DYNAMIC_OFFSET {have_dynamic}, want {want_dynamic}")
+        report.fail(f"{label}: INFO PT_DYNAMIC_OFFSET {have_dynamic}, want "
+                    f"{want_dynamic if want_dynamic is None else format(want_dynamic, 'x')}")
     sym, _ = dump(args, path, "-i")
     identifier = expected_identifier(path)
     want = ["MODULE", "Linux", MACHINES.get(machine(path), "?"), guid(identifier), expected_name(path)]

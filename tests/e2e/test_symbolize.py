@@ -4,11 +4,18 @@ and print their own backtrace from a SIGSEGV handler with glibc's
 backtrace_symbols_fd (gcc and clang, -O2). The frames symtool resolves from
 a symbol store alone (the program, the library, Debian's libc) equal gdb's
 `bt` of the same crash (function, file, line), from the faulting frame out.
-The same frames written as prelinked module + offset lines (the library's
-offsets and its PT_DYNAMIC offset shifted by one constant), and as Solaris
-printstack lines, and inside a JSON crash report (whole, and --trim'med to
-the frames after the signal trampoline), give the same answer. Lines that
-are not frames pass through untouched; garbage never crashes it."""
+The same frames as Solaris printstack lines, and inside a JSON crash report
+(whole, and --trim'med to the frames after the signal trampoline), give the
+same answer.
+
+The prelink recipe: a program whose handler logs `0xPC: 0xDYNAMIC: module +
+0xOFFSET`, DYNAMIC being PT_DYNAMIC's p_offset read with dl_iterate_phdr at
+run time (gcc and clang, ld.bfd and lld, the executable and the library,
+each asserted to have p_vaddr != p_offset so that the two numbers cannot be
+confused silently): its frames equal gdb's, readelf agrees with the logged
+offsets, and a prelinked log (offsets and p_offset moved by one constant)
+gives the same frames, with -v saying the shift. Lines that are not frames
+pass through untouched; garbage never crashes it."""
 import json
 import os
 import random
@@ -36,6 +43,22 @@ def build(tmp, cc):
     sh(cc, "-O2", "-g", "-shared", "-fPIC", "-Wl,-soname,libcrashlib.so", "-o", os.path.join(out, "libcrashlib.so"),
        os.path.join(SOURCES, "crash_lib.c"), check=True)
     sh(cc, "-O2", "-g", "-o", os.path.join(out, "prog"), os.path.join(SOURCES, "crash_main.c"),
+       f"-L{out}", "-lcrashlib", "-Wl,-rpath,$ORIGIN", check=True)
+    return out
+
+
+# The linkers the recipe's programs are built with: flags for gcc and clang.
+LINKERS = {"bfd": ["-fuse-ld=bfd"], "lld": ["-B", "/usr/lib/llvm-19/bin", "-fuse-ld=lld"]}
+
+
+def build_offsets_program(tmp, cc, linker):
+    """The recipe's crash logger and its library, both linked by `linker`."""
+    out = os.path.join(tmp, f"{cc}-{linker}")
+    os.makedirs(out)
+    flags = LINKERS[linker]
+    sh(cc, "-O2", "-g", *flags, "-shared", "-fPIC", "-Wl,-soname,libcrashlib.so",
+       "-o", os.path.join(out, "libcrashlib.so"), os.path.join(SOURCES, "crash_lib.c"), check=True)
+    sh(cc, "-O2", "-g", *flags, "-o", os.path.join(out, "prog"), os.path.join(SOURCES, "crash_offsets_main.c"),
        f"-L{out}", "-lcrashlib", "-Wl,-rpath,$ORIGIN", check=True)
     return out
 
@@ -78,12 +101,95 @@ def crash_frames(objects):
     return out
 
 
-def dynamic_offset(path):
+def dynamic_segment(path):
+    """PT_DYNAMIC's (p_offset, p_vaddr) from readelf -lW; None without one."""
     for line in sh("readelf", "-lW", path).stdout.splitlines():
         parts = line.split()
         if parts and parts[0] == "DYNAMIC":
-            return int(parts[2], 16)
+            return int(parts[1], 16), int(parts[2], 16)
     return None
+
+
+RECIPE_LINE = re.compile(r"^(0x[0-9a-f]+): (?:(0x[0-9a-f]+): )?(\S+) \+ (0x[0-9a-f]+)$")
+
+
+def check_recipe(args, tmp, cc, linker, report):
+    """The prelink recipe's log, straight from the crashing program."""
+    label = f"{cc}/{linker}"
+    directory = build_offsets_program(tmp, cc, linker)
+    for name in OURS:
+        comment = sh("readelf", "-p", ".comment", os.path.join(directory, name)).stdout
+        if ("LLD" in comment) != (linker == "lld"):
+            report.fail(f"{label}: {name} was not linked by {linker}: {comment.strip()!r}")
+    crash = sh(os.path.join(directory, "prog"), cwd=directory)
+    log = [RECIPE_LINE.match(line) for line in crash.stderr.splitlines()]
+    if crash.returncode != 128 + 11 or not log or not all(log):
+        report.fail(f"{label}: the program did not log its frames in the recipe's form: {crash.stderr[-300:]!r}")
+        return
+    # What the program read at run time is p_offset, as readelf says; and
+    # for our own two modules it is not p_vaddr, so that a tool reading the
+    # wrong one of the two fails here rather than in the field.
+    logged = {}
+    for m in log:
+        logged.setdefault(m.group(3), int(m.group(2), 16) if m.group(2) else None)
+    for path, dynamic in logged.items():
+        segment = dynamic_segment(path)
+        if segment is None or dynamic != segment[0]:
+            report.fail(f"{label}: {path}: logged PT_DYNAMIC offset {dynamic}, readelf's p_offset {segment}")
+        elif os.path.basename(path) in OURS and segment[0] == segment[1]:
+            report.fail(f"{label}: {path}: PT_DYNAMIC p_vaddr == p_offset ({segment[0]:#x}): the case "
+                        "that tells the two apart is gone")
+    if sorted(os.path.basename(p) for p in logged) != sorted(OURS + ("libc.so.6",)):
+        report.fail(f"{label}: the log names modules {sorted(logged)}")
+        return
+    os.symlink(LIBC, os.path.join(directory, "libc.so.6"))
+    store = os.path.join(tmp, f"{cc}-{linker}-store")
+    p = sh(args.symstore, "add", store, directory, "-d", "-q")
+    if p.returncode != 0:
+        report.fail(f"{label}: symstore add: {p.stderr.strip()}")
+        return
+    want = gdb_frames(directory)
+    got = crash_frames(symbolize(args, store, crash.stderr))
+    if not want or got != want:
+        report.fail(f"{label}: the recipe's log symbolized {got} != gdb {want}")
+        return
+    report.note(f"{label}: {len(got)} frames of the recipe's log equal gdb's bt")
+
+    # -v: per module, the logged and recorded offsets and the shift (none).
+    verbose = sh(args.symtool, "symbolize", "--store", store, "-v", input=crash.stderr)
+    for path, dynamic in logged.items():
+        said = f"symtool: {os.path.basename(path)}: PT_DYNAMIC offset logged {dynamic:#x}, recorded {dynamic:#x}; shift 0"
+        if said not in verbose.stderr:
+            report.fail(f"{label}: -v does not say {said!r}: {verbose.stderr.strip()!r}")
+
+    # Prelinked on the crashing machine: the program's and the library's
+    # offsets and p_offset moved by one constant; libc as it was.
+    shift = 0x10000
+
+    def moved(m, dynamic_shift, offset_shift):
+        if os.path.basename(m.group(3)) not in OURS:
+            return m.group(0)
+        dynamic = f"{int(m.group(2), 16) + dynamic_shift:#x}: " if dynamic_shift is not None else ""
+        return f"{m.group(1)}: {dynamic}{m.group(3)} + {int(m.group(4), 16) + offset_shift:#x}"
+
+    prelinked = "".join(moved(m, shift, shift) + "\n" for m in log)
+    if crash_frames(symbolize(args, store, prelinked)) != got:
+        report.fail(f"{label}: the prelinked log gives {crash_frames(symbolize(args, store, prelinked))}")
+    verbose = sh(args.symtool, "symbolize", "--store", store, "-v", input=prelinked)
+    for name in OURS:
+        dynamic = next(v for k, v in logged.items() if os.path.basename(k) == name)
+        said = (f"symtool: {name}: PT_DYNAMIC offset logged {dynamic + shift:#x}, recorded {dynamic:#x}; "
+                f"shift -{shift:#x}")
+        if said not in verbose.stderr:
+            report.fail(f"{label}: -v does not say {said!r}: {verbose.stderr.strip()!r}")
+    # Without the logged offset there is nothing to undo the move with.
+    if crash_frames(symbolize(args, store, "".join(moved(m, None, shift) + "\n" for m in log))) == got:
+        report.fail(f"{label}: shifted offsets without their PT_DYNAMIC still resolved the same")
+    # The number the old dump_syms recorded (p_vaddr) in place of p_offset:
+    # taken for a prelink, it moves every frame of our modules.
+    as_vaddr = "".join(moved(m, dynamic_segment(m.group(3))[1] - int(m.group(2), 16), 0) + "\n" for m in log)
+    if crash_frames(symbolize(args, store, as_vaddr)) == got:
+        report.fail(f"{label}: logging p_vaddr in place of p_offset still resolved the same")
 
 
 def main():
@@ -136,27 +242,6 @@ def main():
             if "module" in objects[0] or "module" in objects[-1]:
                 report.fail(f"{cc}: a line that is no frame was taken for one")
 
-            # Prelinked on the crashing machine: module + offset lines whose
-            # library offsets and PT_DYNAMIC offset moved by one constant.
-            shift = 0x10000
-            dynamic = dynamic_offset(os.path.join(directory, "libcrashlib.so"))
-            lines = []
-            for o in objects:
-                if "offset" not in o:
-                    lines.append(o["input"])
-                elif o["module"] == "libcrashlib.so":
-                    lines.append(f"0x7f0000001000: {dynamic + shift:#x}: /opt/x/libcrashlib.so + "
-                                 f"{int(o['offset'], 16) + shift:#x}")
-                else:
-                    lines.append(f"0x7f0000002000: /opt/x/{o['module']} + {o['offset']}")
-            prelinked = symbolize(args, store, "\n".join(lines) + "\n")
-            if crash_frames(prelinked) != got:
-                report.fail(f"{cc}: prelinked module+offset lines give {crash_frames(prelinked)}")
-            unshifted = [l.replace(f"{dynamic + shift:#x}: ", "") for l in lines]
-            plain = symbolize(args, store, "\n".join(unshifted) + "\n")
-            if crash_frames(plain) == got:
-                report.fail(f"{cc}: shifted offsets without their PT_DYNAMIC still resolved the same")
-
             # The same backtrace in a JSON crash report (OpenSync's fields),
             # whole and trimmed to the 3 frames after the signal trampoline.
             report_fields = {"locationId": "loc-1", "nodeId": "node-7", "model": "AP-1", "firmwareVersion": "2.4",
@@ -189,6 +274,10 @@ def main():
                     exact = symbolize(args, store, o["input"] + "\n")[0]
                     if solaris.get("frames") != exact.get("frames") or solaris.get("offset") != o["offset"]:
                         report.fail(f"{cc}: '{form}' gives {solaris}, want the frames of {exact}")
+
+        for cc in ("gcc", "clang-19"):
+            for linker in LINKERS:
+                check_recipe(args, tmp, cc, linker, report)
 
         # An unknown module, an unknown symbol, and garbage: unresolved, never a crash.
         store = os.path.join(tmp, "gcc-store")
