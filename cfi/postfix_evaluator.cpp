@@ -114,7 +114,8 @@ std::optional<uint64_t> PostfixEvaluator::evaluate(const std::string& expression
   return stack.back();
 }
 
-bool PostfixEvaluator::execute(const std::string& program, RegisterValues& values) const {
+bool PostfixEvaluator::execute(const std::string& program, RegisterValues& values,
+                               std::set<std::string>* assigned) const {
   static const std::string kAssign = "=";
   // Operands are kept as text until used, so that an assignment's target
   // (a name) and a value can share the stack, as in the processor.
@@ -136,6 +137,8 @@ bool PostfixEvaluator::execute(const std::string& program, RegisterValues& value
       if (!value || name.empty() || name[0] != '$')
         return false;
       values[name] = *value;
+      if (assigned)
+        assigned->insert(name);
     } else if (t == "^" || t == "+" || t == "-" || t == "*" || t == "/" || t == "%" || t == "@") {
       std::string expression;
       if (t == "^") {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,9 @@ public:
 
   // Runs a STACK WIN program ("$T0 $ebp = $eip $T0 4 + ^ = ..."), updating
   // `values` as each assignment runs. False when it fails or leaves values.
-  bool execute(const std::string& program, RegisterValues& values) const;
+  // `assigned`, when given, gets the name of every variable assigned.
+  bool execute(const std::string& program, RegisterValues& values,
+               std::set<std::string>* assigned = nullptr) const;
 
 private:
   std::optional<uint64_t> token(const std::string& token, const RegisterValues& values) const;

@@ -128,16 +128,23 @@ llvm::Error CoreFile::readNotes(llvm::StringRef bytes) {
         continue;
       if (note.getType() == llvm::ELF::NT_PRSTATUS) {
         if (std::optional<PrStatus> status = decodePrStatus(machine_, desc))
-          threads_.push_back({status->tid, status->signal, std::move(status->registers)});
+          threads_.push_back({status->tid, status->signal, std::move(status->registers), {}, {}});
         else
           warnings_.push_back("a thread's NT_PRSTATUS note is too short; thread left out");
       } else if (note.getType() == kNtFile) {
         mapped_files_ = decodeMappedFiles(desc);
         if (mapped_files_.empty())
           warnings_.push_back("the NT_FILE note (mapped files) is damaged or empty");
-      } else if (note.getType() == kNtSigInfo && !threads_.empty() && desc.size() >= 4 &&
-                 threads_.back().signal == 0) {
-        threads_.back().signal = static_cast<int>(llvm::support::endian::read32le(desc.data()));
+      } else if (note.getType() == kNtSigInfo && !threads_.empty() && desc.size() >= 4) {
+        // siginfo_t: si_signo, si_errno, si_code, then (64-bit) the
+        // union from byte 16, whose first member for faults is si_addr.
+        CoreThread& thread = threads_.back();
+        if (thread.signal == 0)
+          thread.signal = static_cast<int>(llvm::support::endian::read32le(desc.data()));
+        if (desc.size() >= 12)
+          thread.signal_code = static_cast<int>(llvm::support::endian::read32le(desc.data() + 8));
+        if (desc.size() >= 24)
+          thread.signal_address = llvm::support::endian::read64le(desc.data() + 16);
       }
     }
     if (error)

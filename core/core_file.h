@@ -24,6 +24,9 @@ struct CoreThread {
   uint32_t tid = 0;
   int signal = 0;           // pr_cursig: the signal the thread was stopped by, 0 if none
   RegisterValues registers; // Breakpad's names ("$rip", "$rsp", ..., "pc", "sp", "x29")
+  // From the NT_SIGINFO note that follows the thread's registers, when there is one.
+  std::optional<int> signal_code;         // si_code
+  std::optional<uint64_t> signal_address; // si_addr (faults)
 };
 
 struct CoreMappedFile {

@@ -88,6 +88,25 @@ constexpr uint64_t kMaxCoreModuleNoteBytes = 64 * 1024;
 // Frames walked per thread.
 constexpr size_t kMaxWalkedFrames = 1024;
 
+// --- Minidumps (minidump/) ---
+
+// Each count is also bounded by the bytes its stream holds; these bound
+// what a well-formed but absurd file may ask for. Real dumps: a few dozen
+// streams, a few hundred threads (Chrome's browser process on Windows: about
+// 100), a few hundred modules, and for a full-memory dump some 10,000
+// memory ranges.
+constexpr uint64_t kMaxMinidumpStreams = 4096;
+constexpr uint64_t kMaxMinidumpThreads = 65536;
+constexpr uint64_t kMaxMinidumpModules = 65536;
+constexpr uint64_t kMaxMinidumpMemoryRanges = 1 << 20;
+// A MINIDUMP_STRING (module and thread names: Windows paths are at most
+// 32,767 UTF-16 units) and a module's CodeView record.
+constexpr uint64_t kMaxMinidumpStringBytes = 65536;
+constexpr uint64_t kMaxCodeViewRecordBytes = 65536;
+// The Linux text streams kept (maps, cpuinfo, status, environ, ...): a
+// process with a million mappings has a maps stream of about 100 MiB.
+constexpr uint64_t kMaxMinidumpTextStream = uint64_t(256) << 20;
+
 // --- Symbol servers' answers (upload/) ---
 
 // The body of one HTTP answer; the transfer stops there. An S3 listing

@@ -39,7 +39,9 @@ AddressInfo AddressLookup::lookup(uint64_t address) const {
     if (row != function.lines.begin() && address < std::prev(row)->address + std::prev(row)->size) {
       file = fileName(std::prev(row)->file);
       line = std::prev(row)->line;
+      info.line_start = std::prev(row)->address;
     }
+    info.parameter_size = function.parameter_size;
     // The chain of inlined calls holding the address: records come in
     // pre-order, so each level's match follows its parent's.
     std::vector<const InlineCall*> chain;
@@ -58,11 +60,15 @@ AddressInfo AddressLookup::lookup(uint64_t address) const {
       std::string name = call.origin < module_.inline_origins.size()
                              ? module_.inline_origins[call.origin]
                              : std::string();
-      info.frames.push_back({name, file, line, true});
+      uint64_t start = 0;
+      for (const AddressRange& r : call.ranges)
+        if (r.contains(address))
+          start = r.start;
+      info.frames.push_back({name, file, line, true, start});
       file = fileName(call.call_file);
       line = call.call_line;
     }
-    info.frames.push_back({function.name, file, line, false});
+    info.frames.push_back({function.name, file, line, false, range.start});
     return info;
   }
   // The nearest PUBLIC below, unless a FUNC starts between it and the
@@ -77,6 +83,7 @@ AddressInfo AddressLookup::lookup(uint64_t address) const {
     return info;
   info.public_name = symbol.name;
   info.public_offset = address - symbol.address;
+  info.parameter_size = symbol.parameter_size;
   return info;
 }
 

@@ -18,13 +18,18 @@ struct SourceFrame {
   std::string file;  // "" when unknown
   uint32_t line = 0; // 0 when unknown
   bool inlined = false;
+  // Where the code of this frame starts: the FUNC range's start, or for
+  // an inlined call the start of its range that holds the address.
+  uint64_t start = 0;
 };
 
 struct AddressInfo {
   std::vector<SourceFrame> frames; // innermost first; empty when no FUNC covers it
   std::optional<std::string> public_name;
   uint64_t public_offset = 0;
-  uint64_t function_start = 0; // of the FUNC range, when frames is not empty
+  uint64_t function_start = 0;        // of the FUNC range, when frames is not empty
+  std::optional<uint64_t> line_start; // of the line record holding the address
+  uint64_t parameter_size = 0;        // the FUNC's or the PUBLIC's
 };
 
 class AddressLookup {

@@ -3,8 +3,7 @@
 #include "cfi/register_names.h"
 #include "limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
-
-#include <llvm/BinaryFormat/ELF.h>
+#include "stackwalk/cpu_unwinder.h"
 
 namespace dumpsyms {
 
@@ -12,7 +11,7 @@ namespace {
 
 constexpr size_t kMaxFrames = limits::kMaxWalkedFrames;
 // Words scanned for a return address: as Breakpad's processor, four times
-// as many from the crashing frame, whose own frame may be large.
+// as many from the context frame, whose own frame may be large.
 constexpr uint64_t kScanWords = 40;
 constexpr uint64_t kContextScanWords = 160;
 // Below this a program counter is a null function pointer, not code.
@@ -26,54 +25,85 @@ const char* trustName(FrameTrust trust) {
     return "context";
   case FrameTrust::Cfi:
     return "cfi";
+  case FrameTrust::CfiScan:
+    return "cfi_scan";
   case FrameTrust::FramePointer:
     return "frame_pointer";
   case FrameTrust::Scan:
     return "scan";
+  case FrameTrust::Prewalked:
+    return "prewalked";
+  case FrameTrust::Inline:
+    return "inline";
+  case FrameTrust::Leaf:
+    return "leaf";
   }
   return "unknown";
 }
 
-StackWalker::StackWalker(const CoreFile& core, const std::vector<CoreModule>& modules,
-                         StoreModules& store)
-    : core_(core), modules_(modules), store_(store),
-      x86_64_(core.machine() == llvm::ELF::EM_X86_64) {
-  sp_ = x86_64_ ? "$rsp" : "sp";
-  pc_ = x86_64_ ? "$rip" : "pc";
-  fp_ = x86_64_ ? "$rbp" : "x29";
+std::unique_ptr<CpuUnwinder> cpuUnwinder(const ProcessSnapshot& snapshot) {
+  bool windows = snapshot.system.os == SnapshotOs::Windows;
+  switch (snapshot.cpu) {
+  case SnapshotCpu::X86:
+    return x86Unwinder();
+  case SnapshotCpu::Amd64:
+    return amd64Unwinder(windows);
+  case SnapshotCpu::Arm:
+    return armUnwinder(snapshot.system.os == SnapshotOs::Ios);
+  case SnapshotCpu::Arm64:
+    return arm64Unwinder();
+  case SnapshotCpu::Mips:
+  case SnapshotCpu::Mips64:
+    return mipsUnwinder(snapshot.cpu == SnapshotCpu::Mips64);
+  case SnapshotCpu::Riscv:
+  case SnapshotCpu::Riscv64:
+    return riscvUnwinder(snapshot.cpu == SnapshotCpu::Riscv64);
+  default:
+    return nullptr;
+  }
 }
 
+StackWalker::StackWalker(const ProcessSnapshot& snapshot, SymbolSupplier& symbols,
+                         WalkOptions options)
+    : snapshot_(snapshot), symbols_(symbols), options_(options), cpu_(cpuUnwinder(snapshot)),
+      word_size_(dumpsyms::wordSize(snapshot.cpu)) {}
+
+std::optional<uint64_t> StackWalker::readWord(uint64_t address) const {
+  // Breakpad reads only the thread's stack (where the dump gives one).
+  if (options_.breakpad_rules && thread_ && thread_->stack_size > 0 &&
+      (address < thread_->stack_start ||
+       address - thread_->stack_start > thread_->stack_size - word_size_ ||
+       thread_->stack_size < word_size_))
+    return std::nullopt;
+  return snapshot_.memory.readWord(address, word_size_);
+}
+
+StackWalker::~StackWalker() = default;
+
 void StackWalker::place(WalkedFrame& frame) {
-  frame.module = moduleAt(modules_, frame.pc);
+  frame.module = snapshot_.moduleAt(frame.pc);
   frame.symbols = nullptr;
   if (!frame.module)
     return;
-  auto known = symbols_.find(frame.module);
-  if (known == symbols_.end()) {
-    std::string problem;
-    const ModuleSymbols* symbols = store_.find(frame.module->name, frame.module->debug_id, problem);
-    if (!symbols)
-      missing_[frame.module] = problem;
-    known = symbols_.emplace(frame.module, symbols).first;
-  }
-  frame.symbols = known->second;
+  auto known = status_.find(frame.module);
+  if (known == status_.end())
+    known = status_.emplace(frame.module, symbols_.find(*frame.module)).first;
+  frame.symbols = known->second.symbols;
 }
 
-// As the processor asks of a scanned word or a frame-pointer return address:
-// is it in a module's executable mapping and, where the module has symbols,
-// inside a FUNC or after a PUBLIC?
 bool StackWalker::seemsCode(uint64_t address) {
+  // Judged at the byte before: the call that a return address follows.
+  uint64_t call = address - 1;
   if (address < kLowestCode)
     return false;
-  const CoreSegment* segment = core_.segmentAt(address);
-  if (segment && !segment->executable)
+  if (!options_.breakpad_rules && snapshot_.executableAt(call) == false)
     return false;
   WalkedFrame probe;
-  probe.pc = address;
+  probe.pc = call;
   place(probe);
   if (!probe.module)
     return false;
-  return !probe.symbols || probe.symbols->hasCodeAt(address - probe.module->base);
+  return !probe.symbols || probe.symbols->hasCodeAt(call - probe.module->base);
 }
 
 bool StackWalker::isTrampoline(const WalkedFrame& frame) const {
@@ -88,9 +118,7 @@ bool StackWalker::isTrampoline(const WalkedFrame& frame) const {
 StackWalker::CfiResult StackWalker::byCfi(const WalkedFrame& callee, WalkedFrame& caller) {
   if (!callee.symbols)
     return CfiResult::None;
-  // A return address follows its call: the call is the byte before, and
-  // may be the last instruction of its function.
-  uint64_t offset = callee.pc - callee.module->base - (callee.exact ? 0 : 1);
+  uint64_t offset = callee.lookupAddress() - callee.module->base;
   const CfiFrame* frame = callee.symbols->cfiAt(offset);
   if (!frame)
     return CfiResult::None;
@@ -99,82 +127,65 @@ StackWalker::CfiResult StackWalker::byCfi(const WalkedFrame& callee, WalkedFrame
   // The compiler marks the outermost frame (_start, clone) so.
   if (ra != rules.end() && ra->second == ".undef")
     return CfiResult::Outermost;
-  auto registers = RegisterNames::forMachine(core_.machine(), true);
+  uint16_t machine = elfMachine(snapshot_.cpu);
+  auto registers = RegisterNames::forMachine(machine, word_size_ == 8);
   if (!registers)
     return CfiResult::None;
-  MemoryReader memory = [this](uint64_t address) { return core_.readWord(address, 8); };
+  MemoryReader memory = [this](uint64_t address) { return readWord(address); };
   std::optional<RegisterValues> recovered =
-      recoverCallerRegisters(rules, callee.registers, *registers, core_.machine(), memory);
+      recoverCallerRegisters(rules, callee.registers, *registers, machine, memory);
   if (!recovered)
     return CfiResult::None;
   caller.registers = std::move(*recovered);
-  caller.pc = caller.registers[pc_];
+  caller.pc = cpu_->codeAddress(caller.registers[cpu_->programCounter()], *this);
   caller.trust = FrameTrust::Cfi;
   return CfiResult::Found;
 }
 
-bool StackWalker::byFramePointer(const WalkedFrame& callee, WalkedFrame& caller) {
-  auto fp = callee.registers.find(fp_);
-  auto sp = callee.registers.find(sp_);
-  if (fp == callee.registers.end() || sp == callee.registers.end())
-    return false;
-  uint64_t frame = fp->second;
-  if (frame == 0 || frame % 8 != 0 || frame < sp->second)
-    return false;
-  std::optional<uint64_t> saved_fp = core_.readWord(frame, 8);
-  std::optional<uint64_t> return_address = core_.readWord(frame + 8, 8);
-  if (!saved_fp || !return_address || !seemsCode(*return_address))
-    return false;
-  caller.registers.clear();
-  caller.registers[fp_] = *saved_fp;
-  caller.registers[sp_] = frame + 16;
-  caller.registers[pc_] = *return_address;
-  caller.pc = *return_address;
-  caller.trust = FrameTrust::FramePointer;
-  return true;
+bool StackWalker::byScan(uint64_t sp, bool is_context, uint64_t& return_address,
+                         uint64_t& found_at) {
+  return scanWords(sp, is_context ? kContextScanWords : kScanWords, return_address, found_at);
 }
 
-bool StackWalker::byScan(const WalkedFrame& callee, bool is_context, WalkedFrame& caller) {
-  auto sp = callee.registers.find(sp_);
-  if (sp == callee.registers.end())
-    return false;
-  uint64_t words = is_context ? kContextScanWords : kScanWords;
-  for (uint64_t i = 0; i < words; ++i) {
-    uint64_t location = sp->second + i * 8;
-    std::optional<uint64_t> value = core_.readWord(location, 8);
+bool StackWalker::scanWords(uint64_t sp, uint64_t words, uint64_t& return_address,
+                            uint64_t& found_at) {
+  for (uint64_t i = 0; i <= words; ++i) {
+    uint64_t location = sp + i * word_size_;
+    std::optional<uint64_t> value = readWord(location);
     if (!value)
       return false;
     if (!seemsCode(*value))
       continue;
-    caller.registers.clear();
-    caller.registers[pc_] = *value;
-    caller.registers[sp_] = location + 8;
-    // A frame-pointer prologue pushed the caller's frame pointer right below
-    // the return address; otherwise the register kept its value.
-    auto fp = callee.registers.find(fp_);
-    if (fp != callee.registers.end()) {
-      std::optional<uint64_t> pushed;
-      if (fp->second == location - 8)
-        pushed = core_.readWord(location - 8, 8);
-      caller.registers[fp_] = pushed ? *pushed : fp->second;
-    }
-    caller.pc = *value;
-    caller.trust = FrameTrust::Scan;
+    return_address = *value;
+    found_at = location;
     return true;
   }
   return false;
 }
 
-ThreadWalk StackWalker::walk(const CoreThread& thread) {
+ThreadWalk StackWalker::walk(const SnapshotThread& thread) {
   ThreadWalk walk;
+  thread_ = &thread;
+  if (!cpu_) {
+    walk.end = std::string("the stacks of ") + cpuName(snapshot_.cpu) + " are not walked";
+    return walk;
+  }
+  auto pc = thread.registers.find(cpu_->programCounter());
+  if (pc == thread.registers.end()) {
+    walk.end = "the thread has no registers";
+    return walk;
+  }
   WalkedFrame first;
   first.registers = thread.registers;
-  first.pc = thread.registers.count(pc_) ? thread.registers.at(pc_) : 0;
+  first.pc = pc->second;
   first.trust = FrameTrust::Context;
   first.exact = true;
+  first.instruction = first.pc;
+  cpu_->contextFrame(first, *this);
   place(first);
   walk.frames.push_back(std::move(first));
 
+  const std::string sp = cpu_->stackPointer();
   while (true) {
     if (walk.frames.size() >= kMaxFrames) {
       walk.end = "stopped at " + std::to_string(kMaxFrames) + " frames";
@@ -182,35 +193,32 @@ ThreadWalk StackWalker::walk(const CoreThread& thread) {
     }
     const WalkedFrame& callee = walk.frames.back();
     bool is_context = walk.frames.size() == 1;
-    WalkedFrame caller;
-    CfiResult cfi = byCfi(callee, caller);
-    if (cfi == CfiResult::Outermost) {
-      walk.end = "the outermost frame (its CFI has no return address)";
+    std::string end;
+    std::optional<WalkedFrame> caller = cpu_->caller(walk.frames, *this, end);
+    if (!caller) {
+      walk.end = end.empty() ? "no caller found by CFI, frame pointer or stack scan" : end;
       break;
     }
-    if (cfi == CfiResult::None && !byFramePointer(callee, caller) &&
-        !byScan(callee, is_context, caller)) {
-      walk.end = "no caller found by CFI, frame pointer or stack scan";
-      break;
-    }
-    if (caller.pc < kLowestCode) {
+    if (caller->pc < kLowestCode) {
       walk.end = "the return address is 0 (end of the stack)";
       break;
     }
     // Stacks grow down: a caller's frame is above its callee's (but a
     // signal handler may run on its own stack, sigaltstack).
-    uint64_t callee_sp = callee.registers.count(sp_) ? callee.registers.at(sp_) : 0;
-    uint64_t caller_sp = caller.registers.count(sp_) ? caller.registers.at(sp_) : 0;
+    uint64_t callee_sp = callee.registers.count(sp) ? callee.registers.at(sp) : 0;
+    uint64_t caller_sp = caller->registers.count(sp) ? caller->registers.at(sp) : 0;
+    bool trampolines = !options_.breakpad_rules;
     if (caller_sp <= callee_sp && !(is_context && caller_sp == callee_sp) &&
-        !isTrampoline(callee)) {
+        !(trampolines && isTrampoline(callee))) {
       walk.end = "the stack pointer did not grow";
       break;
     }
-    place(caller);
+    place(*caller);
     // The frame a signal interrupted resumes at its pc; a trampoline's
     // pc is its first byte, where the handler returns.
-    caller.exact = isTrampoline(walk.frames.back()) || isTrampoline(caller);
-    walk.frames.push_back(std::move(caller));
+    caller->exact = trampolines && (isTrampoline(walk.frames.back()) || isTrampoline(*caller));
+    caller->instruction = caller->exact ? caller->pc : cpu_->callInstruction(caller->pc);
+    walk.frames.push_back(std::move(*caller));
   }
   return walk;
 }

@@ -56,6 +56,9 @@ struct Function {
   std::vector<SourceLine> lines;    // ascending, non-overlapping
   std::vector<InlineCall> inlines;  // depth-first pre-order
   bool multiple = false;            // the `m` flag: other symbols share this code
+  // Bytes of arguments the callee pops (x86 __stdcall, __fastcall): the
+  // processor unwinds frames without STACK WIN by it. 0 elsewhere.
+  uint64_t parameter_size = 0;
 
   uint64_t address() const { return ranges.empty() ? 0 : ranges.front().start; }
 };
@@ -65,6 +68,7 @@ struct PublicSymbol {
   uint64_t address = 0;
   std::string name;
   bool multiple = false;
+  uint64_t parameter_size = 0; // as Function's
 };
 
 // One rule of a STACK CFI record: how to recover `name` (".cfa", ".ra" or a

@@ -99,12 +99,13 @@ public:
       if (line.size() > limits::kMaxSymbolFileLine) {
         out_.problems.push_back(
             {number,
-             limits::overLimit("the line", limits::kMaxSymbolFileLine, "bytes") + ": not read"});
+             limits::overLimit("the line", limits::kMaxSymbolFileLine, "bytes") + ": not read",
+             true});
         continue;
       }
       problem_.clear();
       if (std::string problem = record(line); !problem.empty())
-        out_.problems.push_back({number, problem});
+        out_.problems.push_back({number, problem, true});
       else if (!problem_.empty())
         out_.problems.push_back({number, problem_});
     }
@@ -182,6 +183,7 @@ private:
     f.name = line.str();
     f.ranges.push_back({address, address + size});
     f.multiple = multiple;
+    f.parameter_size = parameters;
     out_.module.functions.push_back(std::move(f));
     current_function_ = &out_.module.functions.back();
     return "";
@@ -256,7 +258,7 @@ private:
       return "PUBLIC without hex address, parameter size and a name";
     if (!public_addresses_.insert(address).second)
       problem_ = "PUBLIC address given twice (the processor marks the file corrupt)";
-    out_.module.publics.push_back({address, line.str(), multiple});
+    out_.module.publics.push_back({address, line.str(), multiple, parameters});
     return "";
   }
 

@@ -15,6 +15,10 @@ namespace dumpsyms {
 struct SymbolFileProblem {
   size_t line = 0; // 1-based
   std::string message;
+  // The line was not read at all (Breakpad's parser counts such lines,
+  // but for INLINE records, as errors and marks the file corrupt), rather
+  // than read and found wrong.
+  bool skipped = false;
 };
 
 struct ParsedSymbolFile {

@@ -167,8 +167,8 @@ RecordCounts writeSymbolFile(const Module& module, const WriteOptions& options,
     for (size_t e = from; e < to; ++e) {
       const Function& function = module.functions[entries[e].function];
       const AddressRange& range = function.ranges[entries[e].range];
-      text.line("FUNC {}{:x} {:x} 0 {}", function.multiple ? "m " : "", text.rva(range.start),
-                range.size(), Output::safeName(function.name));
+      text.line("FUNC {}{:x} {:x} {:x} {}", function.multiple ? "m " : "", text.rva(range.start),
+                range.size(), function.parameter_size, Output::safeName(function.name));
       ++batch.functions;
       batch.inlines += writeInlines(text, function, range);
       auto first = std::lower_bound(
@@ -210,8 +210,8 @@ RecordCounts writeSymbolFile(const Module& module, const WriteOptions& options,
 
   counts.publics = module.publics.size();
   for (const PublicSymbol& symbol : module.publics)
-    out.line("PUBLIC {}{:x} 0 {}", symbol.multiple ? "m " : "", out.rva(symbol.address),
-             Output::safeName(symbol.name));
+    out.line("PUBLIC {}{:x} {:x} {}", symbol.multiple ? "m " : "", out.rva(symbol.address),
+             symbol.parameter_size, Output::safeName(symbol.name));
 
   if (options.include_cfi) {
     for (const CfiFrame& frame : module.cfi_frames) {

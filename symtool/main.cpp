@@ -12,9 +12,9 @@
 #include "symtool/crash_report.h"
 #include "symtool/line_reader.h"
 #include "symtool/output.h"
-#include "symtool/stackwalk_output.h"
 #include "symtool/symbol_diff.h"
 #include "symtool/symbol_stats.h"
+#include "walk_output/walk_printers.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -110,14 +110,22 @@ int main(int argc, char** argv) {
   symbolize->add_option("--keep", keep, "with --trim: how many frames to keep (default 3)")
       ->check(CLI::Range(1, 5));
 
-  std::string core_file;
+  std::string dump_file, format = "text";
+  std::vector<std::string> stores;
+  bool warnings = false;
   CLI::App* stackwalk = app.add_subcommand(
-      "stackwalk", "unwind every thread of an ELF core file (x86_64, arm64) with the symbol "
-                   "store alone: STACK CFI, then frame pointers, then stack scanning");
-  stackwalk->add_option("--store", store, "the symbol store")->required();
-  stackwalk->add_option("CORE", core_file, "the core file (kernel core dump or gdb gcore)")
-      ->required();
-  stackwalk->add_flag("--json", json, "one JSON document: threads, frames, modules");
+      "stackwalk", "unwind every thread of a minidump or an ELF core file with symbol stores, "
+                   "as Breakpad's processor does (STACK WIN, STACK CFI, frame pointers, scanning)");
+  stackwalk->add_option("--store", stores, "a symbol store (repeatable, searched in order)");
+  stackwalk->add_option("DUMP", dump_file, "the minidump or core file")->required();
+  stackwalk
+      ->add_option("--format", format,
+                   "text (default), json, breakpad (minidump_stackwalk's output) or "
+                   "breakpad-machine (its -m output)")
+      ->check(CLI::IsMember({"text", "json", "breakpad", "breakpad-machine"}));
+  stackwalk->add_flag("--json", json, "the same as --format json");
+  stackwalk->add_flag("-v,--verbose", warnings,
+                      "print what was odd in the dump, and why each thread's walk stopped");
 
   std::string stats_file;
   CLI::App* stats = app.add_subcommand(
@@ -223,13 +231,38 @@ int main(int argc, char** argv) {
   }
 
   if (*stackwalk) {
-    current_input = &core_file;
-    auto walked = walkCore(core_file, store);
-    if (!walked) {
-      std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(walked.takeError()).c_str());
+    current_input = &dump_file;
+    auto snapshot = readProcessSnapshot(dump_file);
+    if (!snapshot) {
+      std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(snapshot.takeError()).c_str());
       return kExitError;
     }
-    printWalkedCore(*walked, json);
+    if (json)
+      format = "json";
+    bool breakpad = format == "breakpad" || format == "breakpad-machine";
+    WalkOptions options;
+    options.breakpad_rules = breakpad;
+    ProcessWalk walk = walkProcess(std::move(*snapshot), stores, options);
+    if (format != "json") {
+      const std::vector<std::string>& notes = walk.snapshot->warnings;
+      if (warnings)
+        for (const std::string& note : notes)
+          std::fprintf(stderr, "symtool: warning: %s: %s\n", dump_file.c_str(), note.c_str());
+      else if (!notes.empty())
+        std::fprintf(stderr, "symtool: %zu warning%s about %s (-v shows them)\n", notes.size(),
+                     notes.size() == 1 ? "" : "s", dump_file.c_str());
+      if (warnings)
+        for (const WalkedThread& thread : walk.threads)
+          std::fprintf(stderr, "symtool: thread %u: %s\n", thread.tid, thread.end.c_str());
+    }
+    if (format == "json")
+      printWalkJson(walk, stdout);
+    else if (format == "breakpad")
+      printWalkBreakpad(walk, {}, stdout);
+    else if (format == "breakpad-machine")
+      printWalkBreakpadMachine(walk, stdout);
+    else
+      printWalkText(walk, stdout);
     return 0;
   }
 

@@ -1,5 +1,10 @@
 #include "tests/fuzz/fuzz_targets.h"
 
+#include "stackwalk/process_walk.h"
+#include "walk_output/walk_printers.h"
+
+#include <cstdio>
+#include <llvm/Support/FileSystem.h>
 #include <map>
 
 namespace dumpsyms::fuzz {
@@ -15,9 +20,34 @@ Target targetNamed(const std::string& name) {
       {"pdb", pdb},
       {"pe", pe},
       {"http_answers", httpAnswers},
+      {"minidump", minidump},
   };
   auto found = targets.find(name);
   return found == targets.end() ? nullptr : found->second;
+}
+
+} // namespace dumpsyms::fuzz
+
+namespace dumpsyms::fuzz {
+
+void walkAndPrint(ProcessSnapshot snapshot) {
+  static const std::string empty_store = [] {
+    llvm::SmallString<128> dir;
+    (void)llvm::sys::fs::createUniqueDirectory("fuzz-empty-store", dir);
+    return std::string(dir);
+  }();
+  static std::FILE* sink = std::fopen("/dev/null", "w");
+  auto shared = std::make_shared<ProcessSnapshot>(std::move(snapshot));
+  for (bool breakpad : {false, true}) {
+    WalkOptions options;
+    options.breakpad_rules = breakpad;
+    // (a copy: walkProcess keeps the snapshot it is given)
+    ProcessWalk walk = walkProcess(*shared, {empty_store}, options);
+    printWalkText(walk, sink);
+    printWalkJson(walk, sink);
+    printWalkBreakpad(walk, {}, sink);
+    printWalkBreakpadMachine(walk, sink);
+  }
 }
 
 } // namespace dumpsyms::fuzz

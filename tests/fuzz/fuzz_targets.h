@@ -12,6 +12,7 @@
 namespace dumpsyms {
 class PdbFile;
 class PeImage;
+struct ProcessSnapshot;
 } // namespace dumpsyms
 
 namespace dumpsyms::fuzz {
@@ -27,6 +28,7 @@ int dwarfSections(const uint8_t* data, size_t size); // fuzzed DWARF inside a va
 int pdb(const uint8_t* data, size_t size);           // a whole dump of a PDB
 int pe(const uint8_t* data, size_t size);            // PE/COFF files (and a PDB paired with one)
 int httpAnswers(const uint8_t* data, size_t size);   // what symbol servers answer
+int minidump(const uint8_t* data, size_t size);      // minidumps and the stack walk
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);
@@ -34,5 +36,10 @@ Target targetNamed(const std::string& name);
 // The whole dump of a PDB (with its PE when there is one), written to
 // memory: what the pdb and pe targets end with.
 void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary);
+
+// Every thread of a snapshot walked (Breakpad's rules and ours) against a
+// store with no symbols, and printed in every form: what the core_file and
+// minidump targets end with.
+void walkAndPrint(ProcessSnapshot snapshot);
 
 } // namespace dumpsyms::fuzz

@@ -1,0 +1,125 @@
+// minidump_stackwalk: a drop-in for Breakpad's, with its usage, options,
+// output and exit status, over our minidump reader, walker and printers,
+// so that a crash server shelling out to Breakpad's switches by changing a
+// path. `minidump_stackwalk [-m] [-f human|machine] [-s] [-b] [-c] [-t N]
+// DUMP [SYMBOL_PATH...]`. Options are parsed by getopt, as Breakpad's are
+// (on glibc they may follow the dump).
+#include "stackwalk/process_walk.h"
+#include "walk_output/walk_printers.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using namespace dumpsyms;
+
+std::string baseName(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+void usage(const char* argv0, std::FILE* out) {
+  std::fprintf(out,
+               "Usage: %s [options] <minidump-file> [symbol-path ...]\n"
+               "\n"
+               "Output a stack trace for the provided minidump\n"
+               "\n"
+               "Options:\n"
+               "\n"
+               "  -f FORMAT  Output format (default: human)\n"
+               "             Possible FORMAT values:\n"
+               "               human    Human-readable text output\n"
+               "               machine  Pipe-delimited machine-readable output\n"
+               "  -m         Output in machine-readable format (deprecated, use -f machine)\n"
+               "  -s         Output stack contents\n"
+               "  -c         Output thread that causes crash or dump only\n"
+               "  -t <index> Output thread with given index only\n"
+               "  -d         Dump pointers on stack\n"
+               "  -b         Brief of the thread that causes crash or dump\n",
+               baseName(argv0).c_str());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  bool machine = false;
+  BreakpadPrintOptions options;
+  int thread_index = -1;
+  int option;
+  while ((option = getopt(argc, argv, "bcdf:hmst:")) != -1) {
+    switch (option) {
+    case 'h':
+      usage(argv[0], stdout);
+      return 0;
+    case 'm':
+      machine = true;
+      break;
+    case 'f':
+      if (std::strcmp(optarg, "machine") == 0) {
+        machine = true;
+      } else if (std::strcmp(optarg, "human") == 0) {
+        machine = false;
+      } else {
+        std::fprintf(stderr, "%s: Unknown output format '%s'\n", argv[0], optarg);
+        usage(argv[0], stderr);
+        return 1;
+      }
+      break;
+    case 'c':
+      if (thread_index != -1) {
+        std::fprintf(stderr, "%s: -c and -t cannot be used together.\n", argv[0]);
+        usage(argv[0], stderr);
+        return 1;
+      }
+      options.requesting_thread_only = true;
+      break;
+    case 't':
+      if (options.requesting_thread_only) {
+        std::fprintf(stderr, "%s: -c and -t cannot be used together.\n", argv[0]);
+        usage(argv[0], stderr);
+        return 1;
+      }
+      thread_index = std::atoi(optarg);
+      break;
+    case 'b':
+      options.brief = true;
+      break;
+    case 's': // stack contents: accepted; not printed (docs/STACKWALK.md)
+    case 'd': // pointer dump: likewise
+      break;
+    default:
+      usage(argv[0], stderr);
+      return 1;
+    }
+  }
+  if (optind >= argc) {
+    std::fprintf(stderr, "%s: Missing minidump file\n", argv[0]);
+    usage(argv[0], stderr);
+    return 1;
+  }
+  if (thread_index >= 0)
+    options.thread_index = thread_index;
+  std::string dump = argv[optind];
+  std::vector<std::string> symbol_paths(argv + optind + 1, argv + argc);
+
+  auto snapshot = readProcessSnapshot(dump);
+  if (!snapshot) {
+    std::fprintf(stderr, "minidump_stackwalk: error: %s\n",
+                 llvm::toString(snapshot.takeError()).c_str());
+    std::fprintf(stderr, "Minidump %s could not be read\n", dump.c_str());
+    return 1;
+  }
+  WalkOptions walk_options;
+  walk_options.breakpad_rules = true;
+  ProcessWalk walk = walkProcess(std::move(*snapshot), symbol_paths, walk_options);
+  if (machine)
+    printWalkBreakpadMachine(walk, stdout);
+  else
+    printWalkBreakpad(walk, options, stdout);
+  return 0;
+}

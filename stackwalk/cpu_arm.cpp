@@ -1,0 +1,79 @@
+// 32-bit arm, in Breakpad's order: STACK CFI (not on iOS), then the r7
+// frame-pointer chain (iOS only: Breakpad follows no r11 chain), then
+// scanning.
+#include "stackwalk/cpu_unwinder.h"
+
+namespace dumpsyms {
+
+namespace {
+
+class ArmUnwinder : public CpuUnwinder {
+public:
+  explicit ArmUnwinder(bool ios) : ios_(ios) {}
+  const char* programCounter() const override { return "pc"; }
+  const char* stackPointer() const override { return "sp"; }
+  uint64_t callInstruction(uint64_t return_address) const override { return return_address - 2; }
+
+  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames, StackWalker& walker,
+                                    std::string& end) override {
+    const WalkedFrame& callee = frames.back();
+    WalkedFrame caller;
+    if (!ios_) {
+      StackWalker::CfiResult cfi = walker.byCfi(callee, caller);
+      if (cfi == StackWalker::CfiResult::Outermost) {
+        end = "the outermost frame (its CFI has no return address)";
+        return std::nullopt;
+      }
+      if (cfi == StackWalker::CfiResult::Found)
+        return caller;
+      caller = WalkedFrame();
+    }
+    if (ios_ && byFramePointer(callee, walker, caller))
+      return caller;
+    auto sp = callee.registers.find("sp");
+    if (sp == callee.registers.end())
+      return std::nullopt;
+    uint64_t return_address = 0, slot = 0;
+    if (!walker.byScan(sp->second, frames.size() == 1, return_address, slot))
+      return std::nullopt;
+    caller = WalkedFrame();
+    caller.registers["pc"] = return_address;
+    caller.registers["sp"] = slot + 4;
+    caller.pc = return_address;
+    caller.trust = FrameTrust::Scan;
+    return caller;
+  }
+
+private:
+  bool byFramePointer(const WalkedFrame& callee, StackWalker& walker, WalkedFrame& caller) {
+    auto fp = callee.registers.find("r7");
+    auto lr = callee.registers.find("lr");
+    auto sp = callee.registers.find("sp");
+    if (fp == callee.registers.end() || lr == callee.registers.end() ||
+        sp == callee.registers.end())
+      return false;
+    if (fp->second == 0) {
+      caller.registers = {{"r7", 0}, {"lr", 0}, {"sp", sp->second}};
+    } else {
+      std::optional<uint64_t> saved_fp = walker.readWord(fp->second);
+      std::optional<uint64_t> saved_lr = walker.readWord(fp->second + 4);
+      if (!saved_fp || !saved_lr)
+        return false;
+      caller.registers = {{"r7", *saved_fp}, {"lr", *saved_lr}, {"sp", fp->second + 8}};
+    }
+    caller.registers["pc"] = lr->second;
+    caller.pc = lr->second;
+    caller.trust = FrameTrust::FramePointer;
+    return true;
+  }
+
+  bool ios_;
+};
+
+} // namespace
+
+std::unique_ptr<CpuUnwinder> armUnwinder(bool ios) {
+  return std::make_unique<ArmUnwinder>(ios);
+}
+
+} // namespace dumpsyms

@@ -1,0 +1,147 @@
+#include "stackwalk/symbol_supplier.h"
+
+#include "store/layout.h"
+#include "store/store_listing.h"
+#include "symbol_writer/text_reader.h"
+
+#include <algorithm>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+namespace dumpsyms {
+
+namespace {
+
+// The file name of a path written on Linux or on Windows, as the
+// processor's symbol supplier takes it.
+std::string baseName(const std::string& path) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+ModuleSymbols::ModuleSymbols(Module module) : lookup(std::move(module)) {
+  for (const CfiFrame& frame : lookup.module().cfi_frames)
+    if (!frame.range.empty())
+      cfi.push_back(&frame);
+  std::stable_sort(cfi.begin(), cfi.end(), [](const CfiFrame* a, const CfiFrame* b) {
+    return a->range.start < b->range.start;
+  });
+  for (const StackWinRecord& record : lookup.module().stack_win)
+    if (record.code_size > 0)
+      stack_win.push_back(&record);
+  std::stable_sort(
+      stack_win.begin(), stack_win.end(),
+      [](const StackWinRecord* a, const StackWinRecord* b) { return a->address < b->address; });
+}
+
+const CfiFrame* ModuleSymbols::cfiAt(uint64_t offset) const {
+  auto after = std::upper_bound(cfi.begin(), cfi.end(), offset,
+                                [](uint64_t a, const CfiFrame* f) { return a < f->range.start; });
+  if (after == cfi.begin())
+    return nullptr;
+  const CfiFrame* frame = *std::prev(after);
+  return frame->range.contains(offset) ? frame : nullptr;
+}
+
+const StackWinRecord* ModuleSymbols::stackWinAt(uint64_t offset, uint32_t type) const {
+  auto after = std::upper_bound(stack_win.begin(), stack_win.end(), offset,
+                                [](uint64_t a, const StackWinRecord* r) { return a < r->address; });
+  // Records of one type do not overlap in real files, but the other type's
+  // records interleave: look back until one of `type` is found.
+  while (after != stack_win.begin()) {
+    const StackWinRecord* record = *--after;
+    if (record->type != type)
+      continue;
+    return offset - record->address < record->code_size ? record : nullptr;
+  }
+  return nullptr;
+}
+
+bool ModuleSymbols::hasCodeAt(uint64_t offset) const {
+  AddressInfo info = lookup.lookup(offset);
+  return !info.frames.empty() || info.public_name.has_value();
+}
+
+SymbolSupplier::SymbolSupplier(std::vector<std::string> stores) : stores_(std::move(stores)) {}
+SymbolSupplier::~SymbolSupplier() = default;
+
+const std::map<std::string, std::string>& SymbolSupplier::pathsById(size_t store) {
+  auto [found, added] = by_id_.try_emplace(store);
+  if (!added)
+    return found->second;
+  auto listing = listStore(stores_[store]);
+  if (!listing) {
+    llvm::consumeError(listing.takeError());
+    return found->second;
+  }
+  for (const StoredSymbolFile& file : listing->files) // sorted: the first name wins
+    found->second.emplace(file.debug_id, file.path);
+  return found->second;
+}
+
+SymbolLookup SymbolSupplier::find(const SnapshotModule& module) {
+  std::string name = baseName(module.debug_file.empty() ? module.code_file : module.debug_file);
+  const std::string& id = module.debug_id;
+  std::string label = name.empty() ? std::string("module") : name;
+  if (name.empty() && id.empty())
+    return {nullptr, SymbolStatus::Missing, "module without a name or debug id"};
+  for (size_t store = 0; store < stores_.size(); ++store) {
+    if (!name.empty() && !id.empty()) {
+      std::string path = symbolFilePath(stores_[store], name, id);
+      if (llvm::sys::fs::exists(path))
+        return load(path, "id");
+    }
+  }
+  if (!id.empty()) {
+    for (size_t store = 0; store < stores_.size(); ++store) {
+      auto found = pathsById(store).find(id);
+      if (found != pathsById(store).end())
+        return load(found->second, "id under another name");
+    }
+    return {nullptr, SymbolStatus::Missing, "no symbols for " + label + " " + id + " in the store"};
+  }
+  // The dump did not hold the build-id: a name with one build only.
+  for (size_t store = 0; store < stores_.size(); ++store) {
+    std::vector<std::string> ids = storedDebugIds(stores_[store], name);
+    if (ids.size() == 1)
+      return load(symbolFilePath(stores_[store], name, ids.front()),
+                  "name (the dump lacks its build-id)");
+    if (ids.size() > 1)
+      return {nullptr, SymbolStatus::Missing,
+              "the dump lacks " + name + "'s build-id and the store holds " +
+                  std::to_string(ids.size()) + " builds of it"};
+  }
+  return {nullptr, SymbolStatus::Missing, "no symbols for " + name + " in the store"};
+}
+
+SymbolLookup SymbolSupplier::load(const std::string& path, const std::string& how) {
+  if (auto done = loaded_.find(path); done != loaded_.end())
+    return {done->second.get(), SymbolStatus::Loaded, ""};
+  if (auto failed = failures_.find(path); failed != failures_.end())
+    return {nullptr, SymbolStatus::Corrupt, failed->second};
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  ParsedSymbolFile parsed;
+  if (buffer)
+    parsed = readSymbolFile((*buffer)->getBuffer());
+  if (!buffer || parsed.module.name.empty()) {
+    std::string problem =
+        path + ": " + (buffer ? "not a symbol file" : buffer.getError().message());
+    failures_[path] = problem;
+    return {nullptr, SymbolStatus::Corrupt, problem};
+  }
+  bool corrupt = std::any_of(
+      parsed.problems.begin(), parsed.problems.end(), [](const SymbolFileProblem& problem) {
+        return problem.skipped && !llvm::StringRef(problem.message).starts_with("INLINE");
+      });
+  auto symbols = std::make_unique<ModuleSymbols>(std::move(parsed.module));
+  symbols->corrupt = corrupt;
+  symbols->path = path;
+  symbols->how = how;
+  const ModuleSymbols* kept = (loaded_[path] = std::move(symbols)).get();
+  return {kept, SymbolStatus::Loaded, ""};
+}
+
+} // namespace dumpsyms

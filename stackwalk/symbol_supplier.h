@@ -1,0 +1,71 @@
+// The symbols of a snapshot's modules, from symbol stores (searched in the
+// order given, as Breakpad's processor searches its symbol paths): a module
+// is found by its debug file and debug id (the store's layout, with the
+// `.pdb` -> `.sym` rule), else by its id under any name (a core may have
+// mapped the file under another name), else -- when the dump does not hold
+// its id -- by name when the store has exactly one build of it. Each module
+// is loaded once; its status says whether its symbols loaded, were missing
+// or were corrupt.
+#pragma once
+
+#include "lookup/address_lookup.h"
+#include "snapshot/process_snapshot.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dumpsyms {
+
+struct ModuleSymbols {
+  explicit ModuleSymbols(Module module);
+
+  AddressLookup lookup;
+  std::vector<const CfiFrame*> cfi;             // by start address
+  std::vector<const StackWinRecord*> stack_win; // by start address
+  std::string path;                             // the .sym read
+  std::string how; // how it was matched: "id", "id under another name", "name"
+  // Lines the parser could not read (INLINE records aside), which make
+  // Breakpad's processor call the symbols corrupt; they are used anyway.
+  bool corrupt = false;
+
+  // The STACK CFI frame covering `offset`, or nullptr.
+  const CfiFrame* cfiAt(uint64_t offset) const;
+  // The STACK WIN record of `type` (4: FrameData, 0: FPO) covering
+  // `offset`, or nullptr; of several, the one starting last.
+  const StackWinRecord* stackWinAt(uint64_t offset, uint32_t type) const;
+  // Does a FUNC or PUBLIC cover `offset`, as the processor asks before it
+  // takes a scanned word for a return address?
+  bool hasCodeAt(uint64_t offset) const;
+  // Does the file have any FUNC (a file with only CFI and PUBLIC records
+  // changes how Breakpad judges scanned words)?
+  bool hasFunctions() const { return !lookup.module().functions.empty(); }
+};
+
+enum class SymbolStatus { Loaded, Missing, Corrupt };
+
+struct SymbolLookup {
+  const ModuleSymbols* symbols = nullptr; // nullptr unless Loaded
+  SymbolStatus status = SymbolStatus::Missing;
+  std::string problem; // why not, when not loaded
+};
+
+class SymbolSupplier {
+public:
+  explicit SymbolSupplier(std::vector<std::string> stores);
+  ~SymbolSupplier();
+
+  SymbolLookup find(const SnapshotModule& module);
+
+private:
+  SymbolLookup load(const std::string& path, const std::string& how);
+  const std::map<std::string, std::string>& pathsById(size_t store);
+
+  std::vector<std::string> stores_;
+  std::map<std::string, std::unique_ptr<ModuleSymbols>> loaded_; // by .sym path
+  std::map<std::string, std::string> failures_;                  // .sym path -> why
+  std::map<size_t, std::map<std::string, std::string>> by_id_;   // store -> debug id -> .sym path
+};
+
+} // namespace dumpsyms

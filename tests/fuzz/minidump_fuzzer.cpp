@@ -1,0 +1,21 @@
+// Minidumps: parsed from bytes into a process snapshot (every stream,
+// context and module record), every thread walked with Breakpad's rules
+// and with ours against a store with no symbols, and printed in every form.
+#include "minidump/minidump_snapshot.h"
+#include "tests/fuzz/fuzz_targets.h"
+
+namespace dumpsyms::fuzz {
+
+int minidump(const uint8_t* data, size_t size) {
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(reinterpret_cast<const char*>(data), size), "minidump");
+  auto snapshot = parseMinidumpSnapshot(std::move(buffer), "minidump");
+  if (!snapshot) {
+    llvm::consumeError(snapshot.takeError());
+    return 0;
+  }
+  walkAndPrint(std::move(*snapshot));
+  return 0;
+}
+
+} // namespace dumpsyms::fuzz

@@ -1,0 +1,24 @@
+// The crash in Breakpad's words: the reason ("SIGSEGV /SEGV_MAPERR",
+// "EXCEPTION_ACCESS_VIOLATION_WRITE", "EXC_BAD_ACCESS / KERN_INVALID_ADDRESS")
+// and the address it happened at, as Breakpad's processor derives them from
+// the exception code, flags and parameters for the dump's platform.
+#pragma once
+
+#include "snapshot/process_snapshot.h"
+
+#include <cstdint>
+#include <string>
+
+namespace dumpsyms {
+
+std::string crashReason(const ProcessSnapshot& snapshot);
+
+// The fault address: the exception address, or for a Windows access
+// violation the address accessed; 32 bits for 32-bit CPUs.
+uint64_t crashAddress(const ProcessSnapshot& snapshot);
+
+// The assertion's text ("Pure virtual function called in function f, in
+// file a.cc at line 12"); "" when the dump has none.
+std::string assertionText(const ProcessSnapshot& snapshot);
+
+} // namespace dumpsyms

@@ -1,0 +1,347 @@
+// Breakpad's minidump_stackwalk output, byte for byte: the human form
+// (stackwalk_common's layout: the system, the crash, each thread's frames
+// with their registers and how they were found, the loaded modules) and
+// the machine form of -m. The rules are written down in docs/STACKWALK.md.
+#include "walk_output/crash_reason.h"
+#include "walk_output/system_text.h"
+#include "walk_output/walk_printers.h"
+
+#include <array>
+#include <cinttypes>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dumpsyms {
+
+namespace {
+
+std::string fileName(const std::string& path) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
+  return text;
+}
+
+std::string hex8(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%08" PRIx64, value);
+  return text;
+}
+
+// The address Breakpad prints a frame at and measures its offsets from:
+// x86 and amd64 frames print their return address (their pc), every other
+// frame (inlined calls on every CPU) the address it was looked up at.
+uint64_t printedAddress(const ResolvedStackFrame& frame, SnapshotCpu cpu) {
+  bool returns = cpu == SnapshotCpu::X86 || cpu == SnapshotCpu::Amd64;
+  return returns && !frame.inlined ? frame.address : frame.instruction;
+}
+
+std::string frameText(const ResolvedStackFrame& frame, SnapshotCpu cpu) {
+  uint64_t address = printedAddress(frame, cpu);
+  if (!frame.module)
+    return hex(address);
+  std::string module = fileName(frame.module->code_file);
+  std::string function = frame.function;
+  if (frame.inlined && !frame.origin_known)
+    function = "<name omitted>";
+  if (function.empty())
+    return module + " + " + hex(address - frame.module->base);
+  if (!frame.file.empty() && frame.line_base)
+    return module + "!" + function + " [" + fileName(frame.file) + " : " +
+           std::to_string(frame.line) + " + " + hex(address - *frame.line_base) + "]";
+  return module + "!" + function + " + " + hex(address - frame.function_base.value_or(0));
+}
+
+const char* foundBy(FrameTrust trust) {
+  switch (trust) {
+  case FrameTrust::Context:
+    return "given as instruction pointer in context";
+  case FrameTrust::Prewalked:
+    return "recovered by external stack walker";
+  case FrameTrust::Cfi:
+    return "call frame info";
+  case FrameTrust::CfiScan:
+    return "call frame info with scanning";
+  case FrameTrust::FramePointer:
+    return "previous frame's frame pointer";
+  case FrameTrust::Scan:
+    return "stack scanning";
+  case FrameTrust::Inline:
+    return "inline record";
+  case FrameTrust::Leaf:
+    return "simulating a return from leaf function";
+  }
+  return "unknown";
+}
+
+// The registers Breakpad prints for a CPU, in its order: (printed name,
+// our name). x86's last four only for the context frame.
+std::vector<std::pair<std::string, std::string>> registerTable(SnapshotCpu cpu) {
+  std::vector<std::pair<std::string, std::string>> table;
+  auto add = [&](std::string printed, std::string ours) {
+    table.emplace_back(std::move(printed), std::move(ours));
+  };
+  switch (cpu) {
+  case SnapshotCpu::X86:
+    for (const char* name : {"eip", "esp", "ebp", "ebx", "esi", "edi", "eax", "ecx", "edx"})
+      add(name, std::string("$") + name);
+    add("efl", "$eflags");
+    break;
+  case SnapshotCpu::Amd64:
+    for (const char* name : {"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9",
+                             "r10", "r11", "r12", "r13", "r14", "r15", "rip"})
+      add(name, std::string("$") + name);
+    break;
+  case SnapshotCpu::Arm:
+    for (int i = 0; i <= 10; ++i)
+      add("r" + std::to_string(i), "r" + std::to_string(i));
+    add("r12", "r12");
+    add("fp", "r11");
+    add("sp", "sp");
+    add("lr", "lr");
+    add("pc", "pc");
+    break;
+  case SnapshotCpu::Arm64:
+    for (int i = 0; i <= 28; ++i)
+      add("x" + std::to_string(i), "x" + std::to_string(i));
+    add("fp", "x29");
+    add("lr", "x30");
+    add("sp", "sp");
+    add("pc", "pc");
+    break;
+  case SnapshotCpu::Mips:
+  case SnapshotCpu::Mips64:
+    for (const char* name : {"gp", "sp", "fp", "ra", "pc"})
+      add(name, std::string("$") + name);
+    for (int i = 0; i <= 7; ++i)
+      add("s" + std::to_string(i), "$s" + std::to_string(i));
+    break;
+  case SnapshotCpu::Riscv:
+  case SnapshotCpu::Riscv64:
+    for (const char* name : {"pc", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+                             "a1", "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+                             "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"})
+      add(name, name);
+    break;
+  default:
+    break;
+  }
+  return table;
+}
+
+bool wideRegisters(SnapshotCpu cpu) {
+  return cpu == SnapshotCpu::Amd64 || cpu == SnapshotCpu::Arm64 || cpu == SnapshotCpu::Mips ||
+         cpu == SnapshotCpu::Mips64 || cpu == SnapshotCpu::Riscv64;
+}
+
+std::string registerLines(const ResolvedStackFrame& frame, SnapshotCpu cpu) {
+  std::string out = " ";
+  if (frame.inlined)
+    return out;
+  bool wide = wideRegisters(cpu);
+  size_t column = 0;
+  for (const auto& [printed, ours] : registerTable(cpu)) {
+    if (cpu == SnapshotCpu::X86 && frame.trust != FrameTrust::Context &&
+        (ours == "$eax" || ours == "$ecx" || ours == "$edx" || ours == "$eflags"))
+      continue;
+    auto value = frame.registers.find(ours);
+    if (value == frame.registers.end())
+      continue;
+    char item[64];
+    if (wide)
+      std::snprintf(item, sizeof item, " %5s = 0x%016" PRIx64, printed.c_str(), value->second);
+    else
+      std::snprintf(item, sizeof item, " %5s = 0x%08" PRIx64, printed.c_str(),
+                    value->second & 0xffffffff);
+    size_t length = std::strlen(item);
+    if (column + length > 80) {
+      out += "\n ";
+      column = 0;
+    }
+    out += item;
+    column += length;
+  }
+  return out;
+}
+
+void printStack(const WalkedThread& thread, SnapshotCpu cpu, std::FILE* out) {
+  if (thread.frames.empty()) {
+    std::fprintf(out, " <no frames>\n");
+    return;
+  }
+  for (size_t i = 0; i < thread.frames.size(); ++i) {
+    const ResolvedStackFrame& frame = thread.frames[i];
+    std::fprintf(out, "%2zu  %s\n", i, frameText(frame, cpu).c_str());
+    std::fprintf(out, "%s\n", registerLines(frame, cpu).c_str());
+    std::fprintf(out, "    Found by: %s\n", foundBy(frame.trust));
+  }
+}
+
+// Where a module's line warns of its symbols, as Breakpad warns: only for
+// modules a walked frame is in, and only when symbol paths were given.
+std::string moduleWarning(const ProcessWalk& walk, const ModuleSymbolStatus& status) {
+  if (!walk.symbols_given || !status.walked || !status.looked_up)
+    return "";
+  const SnapshotModule& module = *status.module;
+  std::string id = fileName(module.debug_file) + ", " + module.debug_id;
+  if (status.status == SymbolStatus::Missing)
+    return "  (WARNING: No symbols, " + id + ")";
+  if (status.status == SymbolStatus::Loaded && status.corrupt)
+    return "  (WARNING: Corrupt symbols, " + id + ")";
+  return "";
+}
+
+std::string strip(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    if (c != '|' && c != '\n')
+      out += c;
+  return out;
+}
+
+} // namespace
+
+void printWalkBreakpad(const ProcessWalk& walk, const BreakpadPrintOptions& options,
+                       std::FILE* out) {
+  const ProcessSnapshot& snapshot = *walk.snapshot;
+  SnapshotCpu cpu = snapshot.cpu;
+  if (options.brief) {
+    if (!walk.requesting) {
+      std::fprintf(out, " <no crashing or requesting dump thread identified>\n");
+      return;
+    }
+    const WalkedThread& thread = walk.threads[*walk.requesting];
+    std::fprintf(out, "Thread %zu (%s)\n", *walk.requesting,
+                 walk.crashed ? "crashed" : "requested dump, did not crash");
+    for (size_t i = 0; i < thread.frames.size(); ++i)
+      std::fprintf(out, "%2zu  %s\n", i, frameText(thread.frames[i], cpu).c_str());
+    return;
+  }
+  SystemText system = systemText(snapshot);
+  std::fprintf(out, "Operating system: %s\n", system.os.c_str());
+  std::fprintf(out, "                  %s\n", system.os_version.c_str());
+  std::fprintf(out, "CPU: %s\n", system.cpu.c_str());
+  if (!system.cpu_info.empty())
+    std::fprintf(out, "     %s\n", system.cpu_info.c_str());
+  std::fprintf(out, "     %u CPU%s\n", system.cpu_count, system.cpu_count == 1 ? "" : "s");
+  std::fprintf(out, "\nGPU: UNKNOWN\n\n");
+  if (walk.crashed) {
+    std::fprintf(out, "Crash reason:  %s\n", crashReason(snapshot).c_str());
+    std::fprintf(out, "Crash address: %s\n", hex(crashAddress(snapshot)).c_str());
+    if (!snapshot.crash->parameters.empty()) {
+      std::fprintf(out, "Crash parameters:\n");
+      for (uint64_t parameter : snapshot.crash->parameters)
+        std::fprintf(out, "    value: 0x%016" PRIx64 "  description: \n", parameter);
+    }
+  } else {
+    std::fprintf(out, "No crash\n");
+  }
+  if (std::string assertion = assertionText(snapshot); !assertion.empty())
+    std::fprintf(out, "Assertion: %s\n", assertion.c_str());
+  bool uptime = snapshot.process_create_time && snapshot.dump_time &&
+                *snapshot.process_create_time && *snapshot.dump_time &&
+                *snapshot.dump_time >= *snapshot.process_create_time;
+  if (uptime)
+    std::fprintf(out, "Process uptime: %d seconds\n",
+                 static_cast<int32_t>(*snapshot.dump_time - *snapshot.process_create_time));
+  else
+    std::fprintf(out, "Process uptime: not available\n");
+
+  if (walk.requesting) {
+    std::fprintf(out, "\nThread %zu (%s)\n", *walk.requesting,
+                 walk.crashed ? "crashed" : "requested dump, did not crash");
+    printStack(walk.threads[*walk.requesting], cpu, out);
+  }
+  if (options.thread_index && *options.thread_index >= 0) {
+    size_t index = static_cast<size_t>(*options.thread_index);
+    if (index < walk.threads.size()) {
+      std::fprintf(out, "\nThread %zu\n", index);
+      printStack(walk.threads[index], cpu, out);
+    }
+    return; // Breakpad prints no module list with -t
+  }
+  if (!options.requesting_thread_only)
+    for (size_t i = 0; i < walk.threads.size(); ++i) {
+      if (walk.requesting && i == *walk.requesting)
+        continue;
+      std::fprintf(out, "\nThread %zu\n", i);
+      printStack(walk.threads[i], cpu, out);
+    }
+  if (snapshot.modules.empty())
+    return;
+  std::fprintf(out, "\nLoaded modules:\n");
+  for (const ModuleSymbolStatus& status : walk.modules) {
+    const SnapshotModule& module = *status.module;
+    bool main = snapshot.main_module_base && *snapshot.main_module_base != 0 &&
+                module.base == *snapshot.main_module_base;
+    std::fprintf(out, "%s - %s  %s  %s%s%s\n", hex8(module.base).c_str(),
+                 hex8(module.base + module.size - 1).c_str(), fileName(module.code_file).c_str(),
+                 module.version.empty() ? "???" : module.version.c_str(), main ? "  (main)" : "",
+                 moduleWarning(walk, status).c_str());
+  }
+}
+
+void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out) {
+  const ProcessSnapshot& snapshot = *walk.snapshot;
+  SnapshotCpu cpu = snapshot.cpu;
+  SystemText system = systemText(snapshot);
+  std::fprintf(out, "OS|%s|%s\n", strip(system.os).c_str(), strip(system.os_version).c_str());
+  std::fprintf(out, "CPU|%s|%s|%u\n", strip(system.cpu).c_str(), strip(system.cpu_info).c_str(),
+               system.cpu_count);
+  std::fprintf(out, "GPU|||\n");
+  std::string requesting = walk.requesting ? std::to_string(*walk.requesting) : "";
+  if (walk.crashed) {
+    std::fprintf(out, "Crash|%s|%s|%s\n", strip(crashReason(snapshot)).c_str(),
+                 hex(crashAddress(snapshot)).c_str(), requesting.c_str());
+  } else {
+    std::string assertion = assertionText(snapshot);
+    std::fprintf(out, "Crash|%s||%s\n", assertion.empty() ? "No crash" : strip(assertion).c_str(),
+                 requesting.c_str());
+  }
+  for (const ModuleSymbolStatus& status : walk.modules) {
+    const SnapshotModule& module = *status.module;
+    bool main = snapshot.main_module_base && module.base == *snapshot.main_module_base;
+    std::fprintf(out, "Module|%s|%s|%s|%s|%s|%s|%d\n", strip(fileName(module.code_file)).c_str(),
+                 strip(module.version).c_str(), strip(fileName(module.debug_file)).c_str(),
+                 strip(module.debug_id).c_str(), hex8(module.base).c_str(),
+                 hex8(module.base + module.size - 1).c_str(), main ? 1 : 0);
+  }
+  std::fprintf(out, "\n");
+  auto printThread = [&](size_t index) {
+    const WalkedThread& thread = walk.threads[index];
+    for (size_t i = 0; i < thread.frames.size(); ++i) {
+      const ResolvedStackFrame& frame = thread.frames[i];
+      uint64_t address = printedAddress(frame, cpu);
+      std::string tail;
+      std::string function =
+          frame.inlined && !frame.origin_known ? "<name omitted>" : frame.function;
+      if (!frame.module) {
+        tail = "||||" + hex(address);
+      } else {
+        std::string module = strip(fileName(frame.module->code_file));
+        if (function.empty())
+          tail = module + "||||" + hex(address - frame.module->base);
+        else if (!frame.file.empty() && frame.line_base)
+          tail = module + "|" + strip(function) + "|" + strip(frame.file) + "|" +
+                 std::to_string(frame.line) + "|" + hex(address - *frame.line_base);
+        else
+          tail = module + "|" + strip(function) + "|||" +
+                 hex(address - frame.function_base.value_or(0));
+      }
+      std::fprintf(out, "%zu|%zu|%s\n", index, i, tail.c_str());
+    }
+  };
+  if (walk.requesting)
+    printThread(*walk.requesting);
+  for (size_t i = 0; i < walk.threads.size(); ++i)
+    if (!walk.requesting || i != *walk.requesting)
+      printThread(i);
+}
+
+} // namespace dumpsyms

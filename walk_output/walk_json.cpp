@@ -1,0 +1,162 @@
+// Our JSON form. Threads (the requesting one first), frames, modules and
+// warnings as `symtool stackwalk --json` has always written them for
+// cores, and what a minidump adds: the system, the crash, thread names,
+// each module's identity, version and symbol status, unloaded modules.
+#include "walk_output/crash_reason.h"
+#include "walk_output/system_text.h"
+#include "walk_output/walk_printers.h"
+
+#include <cstring>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace dumpsyms {
+
+namespace {
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+std::string hex(uint64_t value) {
+  return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
+}
+
+Value orNull(const std::string& text) {
+  return text.empty() ? Value(nullptr) : Value(text);
+}
+
+std::string fileName(const std::string& path) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string signalName(int signal) {
+  if (signal <= 0)
+    return "";
+  const char* name = sigabbrev_np(signal);
+  return name ? std::string("SIG") + name : "signal " + std::to_string(signal);
+}
+
+Object frameJson(const ResolvedStackFrame& frame) {
+  Object object{
+      {"address", hex(frame.address)},
+      {"module", orNull(frame.module_name)},
+      {"offset", frame.offset ? Value(hex(*frame.offset)) : Value(nullptr)},
+      {"trust", trustName(frame.inlined ? FrameTrust::Inline : frame.trust)},
+      {"function", orNull(frame.function)},
+      {"file", orNull(frame.file)},
+      {"line", frame.line ? Value(int64_t(frame.line)) : Value(nullptr)},
+      {"inlined", frame.inlined},
+  };
+  if (frame.from_public && frame.function_base)
+    object["function_offset"] = hex(frame.address - *frame.function_base);
+  return object;
+}
+
+const char* statusName(const ModuleSymbolStatus& status) {
+  if (!status.looked_up)
+    return "not needed";
+  if (status.status == SymbolStatus::Loaded)
+    return status.corrupt ? "corrupt" : "loaded";
+  return status.status == SymbolStatus::Corrupt ? "corrupt" : "missing";
+}
+
+} // namespace
+
+void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
+  const ProcessSnapshot& snapshot = *walk.snapshot;
+  std::vector<const WalkedThread*> order;
+  if (walk.requesting)
+    order.push_back(&walk.threads[*walk.requesting]);
+  for (size_t i = 0; i < walk.threads.size(); ++i)
+    if (!walk.requesting || i != *walk.requesting)
+      order.push_back(&walk.threads[i]);
+  Array threads;
+  for (const WalkedThread* thread : order) {
+    Array frames;
+    for (const ResolvedStackFrame& frame : thread->frames)
+      frames.push_back(frameJson(frame));
+    std::string signal;
+    if (thread->crashed)
+      signal = snapshot.format == "core" ? signalName(thread->signal)
+               : snapshot.crash && (snapshot.system.os == SnapshotOs::Linux ||
+                                    snapshot.system.os == SnapshotOs::Android)
+                   ? signalName(int(snapshot.crash->code))
+                   : "";
+    threads.push_back(Object{{"tid", int64_t(thread->tid)},
+                             {"name", orNull(thread->name)},
+                             {"crashed", thread->crashed},
+                             {"requesting", thread->requesting},
+                             {"signal", orNull(signal)},
+                             {"frames", std::move(frames)},
+                             {"end", thread->end}});
+  }
+  Array modules;
+  for (const ModuleSymbolStatus& status : walk.modules) {
+    const SnapshotModule& module = *status.module;
+    Object object{{"name", orNull(fileName(module.code_file))},
+                  {"path", orNull(module.code_file)},
+                  {"base", hex(module.base)},
+                  {"end", hex(module.end())},
+                  {"debug_file", orNull(fileName(module.debug_file))},
+                  {"debug_id", orNull(module.debug_id)},
+                  {"code_id", orNull(module.code_id)},
+                  {"build_id", orNull(module.build_id)},
+                  {"version", orNull(module.version)},
+                  {"symbols", statusName(status)}};
+    if (status.looked_up && status.status != SymbolStatus::Loaded)
+      object["missing_symbols"] = status.problem;
+    if (!status.path.empty())
+      object["symbol_file"] = status.path;
+    modules.push_back(std::move(object));
+  }
+  Array unloaded;
+  for (const SnapshotModule& module : snapshot.unloaded_modules)
+    unloaded.push_back(Object{{"name", orNull(fileName(module.code_file))},
+                              {"path", orNull(module.code_file)},
+                              {"base", hex(module.base)},
+                              {"end", hex(module.end())},
+                              {"code_id", orNull(module.code_id)}});
+  Array warnings;
+  for (const std::string& warning : snapshot.warnings)
+    warnings.push_back(warning);
+  SystemText system = systemText(snapshot);
+  Object document{
+      {"format", snapshot.format},
+      {"threads", std::move(threads)},
+      {"modules", std::move(modules)},
+      {"unloaded_modules", std::move(unloaded)},
+      {"warnings", std::move(warnings)},
+      {"system", Object{{"os", orNull(system.os)},
+                        {"os_version", orNull(system.os_version)},
+                        {"cpu", orNull(system.cpu.empty() ? cpuName(snapshot.cpu) : system.cpu)},
+                        {"cpu_info", orNull(system.cpu_info)},
+                        {"cpu_count", int64_t(system.cpu_count)}}}};
+  if (snapshot.crash) {
+    Array parameters;
+    for (uint64_t parameter : snapshot.crash->parameters)
+      parameters.push_back(hex(parameter));
+    document["crash"] = Object{{"reason", crashReason(snapshot)},
+                               {"address", hex(crashAddress(snapshot))},
+                               {"thread", int64_t(snapshot.crash->thread_id)},
+                               {"parameters", std::move(parameters)}};
+  } else {
+    document["crash"] = nullptr;
+  }
+  document["assertion"] = orNull(assertionText(snapshot));
+  document["pid"] = snapshot.pid ? Value(int64_t(*snapshot.pid)) : Value(nullptr);
+  bool uptime = snapshot.process_create_time && snapshot.dump_time &&
+                *snapshot.process_create_time &&
+                *snapshot.dump_time >= *snapshot.process_create_time;
+  document["process_uptime"] =
+      uptime ? Value(int64_t(*snapshot.dump_time - *snapshot.process_create_time)) : Value(nullptr);
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  stream << Value(std::move(document));
+  stream.flush();
+  std::fprintf(out, "%s\n", text.c_str());
+}
+
+} // namespace dumpsyms

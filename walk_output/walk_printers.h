@@ -1,0 +1,28 @@
+// How a walked process is printed. The walk's result (stackwalk/
+// process_walk.h) is read, never changed: no printer walks.
+//   text              ours, for people: a debugger-like backtrace per thread
+//   json              ours, for programs (threads, frames, modules, the crash)
+//   breakpad          Breakpad's minidump_stackwalk human output, byte for byte
+//   breakpad-machine  its -m pipe-delimited output
+#pragma once
+
+#include "stackwalk/process_walk.h"
+
+#include <cstdio>
+#include <optional>
+
+namespace dumpsyms {
+
+void printWalkText(const ProcessWalk& walk, std::FILE* out);
+void printWalkJson(const ProcessWalk& walk, std::FILE* out);
+
+struct BreakpadPrintOptions {
+  bool requesting_thread_only = false; // -c
+  std::optional<int> thread_index;     // -t N
+  bool brief = false;                  // -b
+};
+void printWalkBreakpad(const ProcessWalk& walk, const BreakpadPrintOptions& options,
+                       std::FILE* out);
+void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out);
+
+} // namespace dumpsyms

@@ -1,0 +1,102 @@
+// Our text form: the crash, then each thread (the crashed one first) as a
+// debugger prints a backtrace, each frame saying how it was found.
+#include "walk_output/crash_reason.h"
+#include "walk_output/walk_printers.h"
+
+#include <cstring>
+#include <llvm/ADT/StringExtras.h>
+#include <string>
+
+namespace dumpsyms {
+
+namespace {
+
+std::string hex(uint64_t value) {
+  return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
+}
+
+std::string fileName(const std::string& path) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string signalName(int signal) {
+  if (signal <= 0)
+    return "";
+  const char* name = sigabbrev_np(signal);
+  return name ? std::string("SIG") + name : "signal " + std::to_string(signal);
+}
+
+void printThread(const WalkedThread& thread, const ProcessWalk& walk, bool first, std::FILE* out) {
+  std::string what = thread.crashed      ? " (crashed)"
+                     : thread.requesting ? " (requested the dump)"
+                                         : "";
+  std::string reason;
+  if (thread.crashed)
+    reason =
+        walk.snapshot->format == "core" ? signalName(thread.signal) : crashReason(*walk.snapshot);
+  std::fprintf(out, "%sThread %u%s%s%s%s\n", first ? "" : "\n", thread.tid,
+               thread.name.empty() ? "" : (" \"" + thread.name + "\"").c_str(), what.c_str(),
+               reason.empty() ? "" : " ", reason.c_str());
+  size_t number = 0;
+  for (const ResolvedStackFrame& frame : thread.frames) {
+    std::string where = frame.module ? frame.module_name + " + " + hex(frame.offset.value_or(0))
+                                     : hex(frame.address);
+    std::string name = frame.function.empty() ? "??" : frame.function;
+    if (frame.from_public && frame.function_base)
+      name += " + " + hex(frame.address - *frame.function_base);
+    if (!frame.file.empty())
+      name += " at " + fileName(frame.file) + ":" + std::to_string(frame.line);
+    std::fprintf(out, " #%-3zu %-18s %s  %s%s\n", number, hex(frame.address).c_str(), where.c_str(),
+                 name.c_str(), frame.inlined ? " (inlined)" : "");
+    if (!frame.inlined)
+      std::fprintf(out, "      found by %s\n", trustName(frame.trust));
+    ++number;
+  }
+  std::fprintf(out, "      (%s)\n", thread.end.c_str());
+}
+
+} // namespace
+
+void printWalkText(const ProcessWalk& walk, std::FILE* out) {
+  const ProcessSnapshot& snapshot = *walk.snapshot;
+  bool first = true;
+  if (snapshot.format == "minidump" && snapshot.crash) {
+    std::fprintf(out, "Crash: %s at %s\n", crashReason(snapshot).c_str(),
+                 hex(crashAddress(snapshot)).c_str());
+    first = false;
+  }
+  if (std::string assertion = assertionText(snapshot); !assertion.empty()) {
+    std::fprintf(out, "Assertion: %s\n", assertion.c_str());
+    first = false;
+  }
+  // The thread the dump is for first, then the others in the file's order.
+  std::vector<const WalkedThread*> order;
+  if (walk.requesting)
+    order.push_back(&walk.threads[*walk.requesting]);
+  for (size_t i = 0; i < walk.threads.size(); ++i)
+    if (!walk.requesting || i != *walk.requesting)
+      order.push_back(&walk.threads[i]);
+  for (const WalkedThread* thread : order) {
+    if (!first)
+      std::fprintf(out, "\n");
+    printThread(*thread, walk, true, out);
+    first = false;
+  }
+  bool header = false;
+  for (const ModuleSymbolStatus& status : walk.modules) {
+    if (!status.looked_up || (status.status == SymbolStatus::Loaded && !status.corrupt))
+      continue;
+    if (!header)
+      std::fprintf(out, "\nModules without symbols in the store:\n");
+    header = true;
+    const SnapshotModule& module = *status.module;
+    std::string name = fileName(module.code_file.empty() ? module.debug_id : module.code_file);
+    std::string why = status.status == SymbolStatus::Loaded
+                          ? status.path + ": its symbols have lines that cannot be read"
+                          : status.problem;
+    std::fprintf(out, "  %s: %s\n", name.c_str(), why.c_str());
+  }
+}
+
+} // namespace dumpsyms
