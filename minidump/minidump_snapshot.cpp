@@ -618,14 +618,14 @@ void Reader::fixModuleExtents() {
       if (mapping.path == module.code_file && mapping.start >= module.base && mapping.start < next)
         end = std::max(end, mapping.end);
     if (end > module.end()) {
-      module.size = end - module.base;
+      module.mapped_size = end - module.base;
       ++widened;
     }
   }
   if (widened)
     warn(plural(widened, "module's size covers", "modules' sizes cover") +
-         " less than the file's mappings (lldb writes the first segment's): the ranges "
-         "LinuxMaps gives taken");
+         " less than the file's mappings (lldb writes the first segment's): frames in "
+         "the rest are placed by the ranges LinuxMaps gives");
 }
 
 llvm::Expected<ProcessSnapshot> parse(std::shared_ptr<llvm::MemoryBuffer> buffer,

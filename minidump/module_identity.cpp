@@ -19,7 +19,7 @@ using llvm::support::endian::read32le;
 
 constexpr uint32_t kRsds = 0x53445352; // "RSDS": PDB 7.0
 constexpr uint32_t kNb10 = 0x3031424e; // "NB10": PDB 2.0
-constexpr uint32_t kBpel = 0x4c457042; // "BpEL": Breakpad's ELF build-id record
+constexpr uint32_t kBpel = 0x4270454c; // "LEpB" in the file: Breakpad's ELF build-id record (BpEL)
 
 // A NUL-terminated name in what is left of the record.
 std::string name(llvm::StringRef rest) {

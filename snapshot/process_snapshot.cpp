@@ -122,19 +122,27 @@ std::optional<uint64_t> SnapshotMemory::readWord(uint64_t address, unsigned size
   return size == 8 ? llvm::support::endian::read64le(at) : llvm::support::endian::read32le(at);
 }
 
-const SnapshotModule* ProcessSnapshot::moduleAt(uint64_t address) const {
+const SnapshotModule* ProcessSnapshot::moduleAt(uint64_t address, bool mapped) const {
   auto after = std::upper_bound(modules.begin(), modules.end(), address,
                                 [](uint64_t a, const SnapshotModule& m) { return a < m.base; });
   while (after != modules.begin()) {
     --after;
-    if (address - after->base < after->size)
+    uint64_t size = mapped ? std::max(after->size, after->mapped_size) : after->size;
+    if (address - after->base < size)
       return &*after;
     // Modules do not nest, but damaged files may make them overlap: an
     // empty one below does not hide a real one further down.
-    if (after->size == 0)
+    if (size == 0)
       continue;
     break;
   }
+  return nullptr;
+}
+
+const SnapshotModule* ProcessSnapshot::unloadedModuleAt(uint64_t address) const {
+  for (const SnapshotModule& module : unloaded_modules)
+    if (address - module.base < module.size)
+      return &module;
   return nullptr;
 }
 

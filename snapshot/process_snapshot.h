@@ -7,6 +7,7 @@
 
 #include "cfi/postfix_evaluator.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -91,7 +92,12 @@ struct SnapshotModule {
   std::string version;         // "a.b.c.d" from VS_FIXEDFILEINFO; "" when none
   std::string build_id;        // ELF: the GNU build-id, lower-case hex; "" when unknown
 
+  // How far its file is mapped from base (LinuxMaps): more than `size`
+  // where the writer gave only the first segment's size (lldb). 0: as size.
+  uint64_t mapped_size = 0;
+
   uint64_t end() const { return base + size; }
+  uint64_t mappedEnd() const { return base + std::max(size, mapped_size); }
 };
 
 enum class SnapshotOs { Unknown, Linux, Android, Windows, MacOs, Ios, Solaris, Fuchsia, Other };
@@ -154,8 +160,11 @@ struct ProcessSnapshot {
   std::vector<std::string> warnings;                // what was odd or left out while reading
   std::shared_ptr<const void> owner;                // keeps the bytes `memory` points into
 
-  // The module covering `address`, or nullptr.
-  const SnapshotModule* moduleAt(uint64_t address) const;
+  // The module covering `address`, or nullptr. `mapped`: as far as its file
+  // is mapped (mapped_size), not only as far as the dump's size says.
+  const SnapshotModule* moduleAt(uint64_t address, bool mapped = true) const;
+  // The unloaded module that covered `address`, or nullptr.
+  const SnapshotModule* unloadedModuleAt(uint64_t address) const;
   // Whether the file says `address` is in executable memory; nullopt when
   // it does not know.
   std::optional<bool> executableAt(uint64_t address) const;

@@ -19,7 +19,7 @@ public:
 
   uint64_t codeAddress(uint64_t value, const StackWalker& walker) const override {
     uint64_t stripped = value & addressMask(walker.snapshot());
-    return walker.snapshot().moduleAt(stripped) ? stripped : value;
+    return walker.moduleAt(stripped) ? stripped : value;
   }
 
   void contextFrame(WalkedFrame& frame, const StackWalker& walker) const override {

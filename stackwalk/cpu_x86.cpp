@@ -170,7 +170,7 @@ private:
       int64_t offset = 0;
       // A return address outside every module: the program was wrong
       // about where it is; scan on from where it looked.
-      if (!walker.snapshot().moduleAt(new_eip)) {
+      if (!walker.moduleAt(new_eip)) {
         uint32_t from = static_cast<uint32_t>(values[".raSearchStart"]) + 4;
         if (walker.byScan(from, is_context, found, slot)) {
           values["$eip"] = found;

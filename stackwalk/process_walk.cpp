@@ -19,14 +19,23 @@ std::string fileName(const std::string& path) {
 
 // One walked frame as the frames a reader sees: its inlined calls first
 // (innermost first), then the frame itself.
-std::vector<ResolvedStackFrame> resolve(const WalkedFrame& frame) {
+std::vector<ResolvedStackFrame> resolve(const WalkedFrame& frame, const ProcessSnapshot& process) {
   ResolvedStackFrame base;
   base.address = frame.pc;
   base.instruction = frame.instruction;
   base.trust = frame.trust;
   base.registers = frame.registers;
-  if (!frame.module)
+  if (!frame.module) {
+    // Code no loaded module covers may be a module's the process unloaded:
+    // it names the frame (there are no symbols for it).
+    if (const SnapshotModule* unloaded = process.unloadedModuleAt(frame.instruction)) {
+      base.module = unloaded;
+      base.unloaded = true;
+      base.module_name = fileName(unloaded->code_file);
+      base.offset = frame.pc - unloaded->base;
+    }
     return {base};
+  }
   base.module = frame.module;
   base.module_name = fileName(frame.module->code_file);
   base.offset = frame.pc - frame.module->base;
@@ -115,7 +124,7 @@ ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>
     }
     ThreadWalk walk = walker.walk(thread);
     for (const WalkedFrame& frame : walk.frames)
-      for (ResolvedStackFrame& resolved : resolve(frame))
+      for (ResolvedStackFrame& resolved : resolve(frame, process))
         walked.frames.push_back(std::move(resolved));
     walked.end = walk.end;
     out.threads.push_back(std::move(walked));
@@ -123,8 +132,13 @@ ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>
   std::set<const SnapshotModule*> walked_modules;
   for (const WalkedThread& thread : out.threads)
     for (const ResolvedStackFrame& frame : thread.frames)
-      if (frame.module)
+      if (frame.module && frame.unloaded) {
+        if (std::find(out.walked_unloaded.begin(), out.walked_unloaded.end(), frame.module) ==
+            out.walked_unloaded.end())
+          out.walked_unloaded.push_back(frame.module);
+      } else if (frame.module) {
         walked_modules.insert(frame.module);
+      }
   for (const SnapshotModule& module : process.modules) {
     ModuleSymbolStatus status;
     status.module = &module;

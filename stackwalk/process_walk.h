@@ -19,6 +19,7 @@ struct ResolvedStackFrame {
   uint64_t address = 0;     // the pc, or the return address
   uint64_t instruction = 0; // where the frame's code was looked up (Breakpad's instruction)
   const SnapshotModule* module = nullptr; // nullptr when no module maps it
+  bool unloaded = false;                  // `module` is one the process had unloaded
   std::string module_name;                // the code file's name; "" without a module
   std::optional<uint64_t> offset;         // address - module base
   FrameTrust trust = FrameTrust::Context;
@@ -62,8 +63,9 @@ struct ProcessWalk {
   std::vector<WalkedThread> threads;
   std::optional<size_t> requesting; // index of the requesting thread
   bool crashed = false;             // the file has a crash (an Exception stream, a fatal signal)
-  std::vector<ModuleSymbolStatus> modules; // in snapshot->modules order
-  bool symbols_given = false;              // any store was given
+  std::vector<ModuleSymbolStatus> modules;            // in snapshot->modules order
+  std::vector<const SnapshotModule*> walked_unloaded; // unloaded modules frames are in
+  bool symbols_given = false;                         // any store was given
 };
 
 // Reads a minidump or an ELF core, whichever the file is.

@@ -81,7 +81,7 @@ std::optional<uint64_t> StackWalker::readWord(uint64_t address) const {
 StackWalker::~StackWalker() = default;
 
 void StackWalker::place(WalkedFrame& frame) {
-  frame.module = snapshot_.moduleAt(frame.pc);
+  frame.module = moduleAt(frame.instruction);
   frame.symbols = nullptr;
   if (!frame.module)
     return;
@@ -100,10 +100,15 @@ bool StackWalker::seemsCode(uint64_t address) {
     return false;
   WalkedFrame probe;
   probe.pc = call;
+  probe.instruction = call;
   place(probe);
   if (!probe.module)
     return false;
   return !probe.symbols || probe.symbols->hasCodeAt(call - probe.module->base);
+}
+
+const SnapshotModule* StackWalker::moduleAt(uint64_t address) const {
+  return snapshot_.moduleAt(address, /*mapped=*/!options_.breakpad_rules);
 }
 
 bool StackWalker::isTrampoline(const WalkedFrame& frame) const {
@@ -213,11 +218,17 @@ ThreadWalk StackWalker::walk(const SnapshotThread& thread) {
       walk.end = "the stack pointer did not grow";
       break;
     }
+    // Placed by the call the return address follows (which may be the
+    // last bytes of a module); the frame a signal interrupted resumes at
+    // its pc, and a trampoline's pc is its first byte, where the handler
+    // returns: those are placed by pc.
+    caller->instruction = cpu_->callInstruction(caller->pc);
     place(*caller);
-    // The frame a signal interrupted resumes at its pc; a trampoline's
-    // pc is its first byte, where the handler returns.
     caller->exact = trampolines && (isTrampoline(walk.frames.back()) || isTrampoline(*caller));
-    caller->instruction = caller->exact ? caller->pc : cpu_->callInstruction(caller->pc);
+    if (caller->exact) {
+      caller->instruction = caller->pc;
+      place(*caller);
+    }
     walk.frames.push_back(std::move(*caller));
   }
   return walk;

@@ -81,8 +81,11 @@ public:
   // Whether `address` is in the memory readWord reads (x86's STACK WIN
   // checks that a recovered EBP points into the stack).
   bool readable(uint64_t address) const { return readWord(address).has_value(); }
-  // Finds the module and symbols of frame.pc.
+  // Finds the module and symbols of frame.instruction.
   void place(WalkedFrame& frame);
+  // The module at `address` (under Breakpad's rules, only as far as the
+  // dump's module size reaches).
+  const SnapshotModule* moduleAt(uint64_t address) const;
   // As the processor asks of a scanned word or a frame-pointer return
   // address: is it in a module (in executable memory, where the dump
   // says) and, where the module has symbols, inside a FUNC or PUBLIC?

@@ -104,8 +104,9 @@ public:
         continue;
       }
       problem_.clear();
+      well_formed_ = false;
       if (std::string problem = record(line); !problem.empty())
-        out_.problems.push_back({number, problem, true});
+        out_.problems.push_back({number, problem, !well_formed_});
       else if (!problem_.empty())
         out_.problems.push_back({number, problem_});
     }
@@ -168,6 +169,14 @@ private:
     return "";
   }
 
+  // A record that follows the grammar but is not kept (an empty range):
+  // Breakpad's parser reads it without complaint, so it does not make the
+  // file corrupt.
+  std::string wellFormed(std::string problem) {
+    well_formed_ = true;
+    return problem;
+  }
+
   std::string function(StringRef line) {
     bool multiple = line.consume_front("m ");
     uint64_t address, size, parameters;
@@ -176,7 +185,7 @@ private:
       return "FUNC without hex address, size, parameter size and a name";
     current_function_ = nullptr;
     if (size == 0 || address + size < address)
-      return "FUNC with an empty or wrapping range";
+      return wellFormed("FUNC with an empty or wrapping range");
     if (overlapsOrAdd(function_ranges_, address, address + size))
       problem_ = "FUNC overlaps an earlier FUNC (the processor drops it)";
     Function f;
@@ -237,7 +246,7 @@ private:
     if (!current_function_)
       return "a line record outside a FUNC";
     if (size == 0 || address + size < address)
-      return "a line record with an empty or wrapping range";
+      return wellFormed("a line record with an empty or wrapping range");
     const AddressRange& within = current_function_->ranges.front();
     auto& lines = current_function_->lines;
     if (address < within.start || address + size > within.end)
@@ -269,7 +278,7 @@ private:
     if (!hex(field(line), address) || !hex(field(line), size))
       return "STACK CFI INIT without hex address and size";
     if (size == 0 || address + size < address)
-      return "STACK CFI INIT with an empty or wrapping range";
+      return wellFormed("STACK CFI INIT with an empty or wrapping range");
     if (overlapsOrAdd(cfi_ranges_, address, address + size))
       problem_ = "STACK CFI INIT overlaps an earlier one";
     CfiFrame frame;
@@ -348,7 +357,8 @@ private:
 
   ParsedSymbolFile out_;
   size_t input_bytes_ = 0;
-  std::string problem_; // a structural problem of the record just read
+  std::string problem_;      // a structural problem of the record just read
+  bool well_formed_ = false; // the record just read was skipped but follows the grammar
   std::map<uint64_t, uint64_t> function_ranges_, cfi_ranges_;
   std::set<uint64_t> public_addresses_;
   // The records that continuation lines attach to. std::vector may move

@@ -183,16 +183,29 @@ void printStack(const WalkedThread& thread, SnapshotCpu cpu, std::FILE* out) {
   }
 }
 
-// Where a module's line warns of its symbols, as Breakpad warns: only for
-// modules a walked frame is in, and only when symbol paths were given.
-std::string moduleWarning(const ProcessWalk& walk, const ModuleSymbolStatus& status) {
-  if (!walk.symbols_given || !status.walked || !status.looked_up)
+// The warning a module's line ends with, as Breakpad words it: only when
+// symbol paths were given, for the modules a walked frame was in whose
+// symbols were missing (or loaded but corrupt) -- and, as Breakpad matches
+// them by debug file and id, for every module with the same two (all the
+// modules without ids, when a frame was in one of them or in an unloaded
+// module).
+std::string moduleWarning(const ProcessWalk& walk, const SnapshotModule& module) {
+  if (!walk.symbols_given)
     return "";
-  const SnapshotModule& module = *status.module;
+  auto key = [](const SnapshotModule& m) { return std::make_pair(m.debug_file, m.debug_id); };
+  bool missing = false, corrupt = false;
+  for (const SnapshotModule* unloaded : walk.walked_unloaded)
+    missing |= key(*unloaded) == key(module);
+  for (const ModuleSymbolStatus& status : walk.modules) {
+    if (!status.walked || !status.looked_up || key(*status.module) != key(module))
+      continue;
+    missing |= status.status == SymbolStatus::Missing;
+    corrupt |= status.status == SymbolStatus::Loaded && status.corrupt;
+  }
   std::string id = fileName(module.debug_file) + ", " + module.debug_id;
-  if (status.status == SymbolStatus::Missing)
+  if (missing)
     return "  (WARNING: No symbols, " + id + ")";
-  if (status.status == SymbolStatus::Loaded && status.corrupt)
+  if (corrupt)
     return "  (WARNING: Corrupt symbols, " + id + ")";
   return "";
 }
@@ -283,7 +296,7 @@ void printWalkBreakpad(const ProcessWalk& walk, const BreakpadPrintOptions& opti
     std::fprintf(out, "%s - %s  %s  %s%s%s\n", hex8(module.base).c_str(),
                  hex8(module.base + module.size - 1).c_str(), fileName(module.code_file).c_str(),
                  module.version.empty() ? "???" : module.version.c_str(), main ? "  (main)" : "",
-                 moduleWarning(walk, status).c_str());
+                 moduleWarning(walk, module).c_str());
   }
 }
 
