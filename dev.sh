@@ -28,6 +28,8 @@ PACKAGES=(
   python3.11-dbg libc6-dbg
   # arm64 crashes for the stack-walk test: run under qemu-user, read by gdb
   qemu-user gdb-multiarch
+  # minidumps: lldb writes its own of a crash
+  lldb-19
   # symbol servers the upload test talks to
   nginx
   # uploading

@@ -614,8 +614,15 @@ void Reader::fixModuleExtents() {
       continue;
     uint64_t next = i + 1 < out_.modules.size() ? out_.modules[i + 1].base : UINT64_MAX;
     uint64_t end = module.end();
+    // The maps name the file by the path the kernel resolved (a library
+    // loaded through a symlink has its target's): the mapping at the
+    // module's base says which.
+    std::string path = module.code_file;
     for (const MemoryMapping& mapping : out_.mappings)
-      if (mapping.path == module.code_file && mapping.start >= module.base && mapping.start < next)
+      if (mapping.start == module.base && !mapping.path.empty())
+        path = mapping.path;
+    for (const MemoryMapping& mapping : out_.mappings)
+      if (mapping.path == path && mapping.start >= module.base && mapping.start < next)
         end = std::max(end, mapping.end);
     if (end > module.end()) {
       module.mapped_size = end - module.base;

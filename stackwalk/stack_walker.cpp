@@ -159,6 +159,9 @@ bool StackWalker::scanWords(uint64_t sp, uint64_t words, uint64_t& return_addres
     std::optional<uint64_t> value = readWord(location);
     if (!value)
       return false;
+    // (Breakpad strips no pointer-authentication bits from scanned words.)
+    if (!options_.breakpad_rules)
+      value = cpu_->codeAddress(*value, *this);
     if (!seemsCode(*value))
       continue;
     return_address = *value;

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""A test-only minidump writer of the kind Breakpad's core2md and Crashpad
+are, written from Microsoft's published minidump structures (MINIDUMP_HEADER,
+MINIDUMP_DIRECTORY, MINIDUMP_THREAD, MINIDUMP_MODULE, MINIDUMP_EXCEPTION_STREAM,
+MINIDUMP_SYSTEM_INFO, MINIDUMP_MISC_INFO, CONTEXT_AMD64 / CONTEXT_ARM64 /
+the 32-bit arm CONTEXT) and Breakpad's documented additions (the BpEL
+CodeView record of an ELF build-id, BreakpadInfo, LinuxMaps): it turns an ELF
+core file (gdb's gcore, a kernel core, qemu-user's guest core made
+kernel-like) into the minidump a client on the crashing machine would have
+sent. Each thread gets its registers and its stack from the stack pointer
+up; modules come from NT_FILE, their ids from the files' own build-id notes;
+the crash from the thread a fatal signal stopped.
+
+core_to_minidump.py CORE OUT [--drop STREAM...] [--context-size N]"""
+import argparse
+import os
+import re
+import struct
+import subprocess
+
+PT_LOAD, PT_NOTE = 1, 4
+NT_PRSTATUS, NT_SIGINFO, NT_FILE = 1, 0x53494749, 0x46494C45
+EM_ARM, EM_X86_64, EM_AARCH64 = 40, 62, 183
+FATAL = {4, 5, 6, 7, 8, 11, 31}  # SIGILL SIGTRAP SIGABRT SIGBUS SIGFPE SIGSEGV SIGSYS
+
+STREAMS = {"ThreadList": 3, "ModuleList": 4, "MemoryList": 5, "Exception": 6, "SystemInfo": 7,
+           "MiscInfo": 15, "BreakpadInfo": 0x47670001, "LinuxMaps": 0x47670009, "ThreadNameList": 24}
+# Stack bytes kept below the stack pointer (the red zone) and above it.
+BELOW_SP, STACK_BYTES = 128, 128 * 1024
+
+
+class Core:
+    def __init__(self, data):
+        self.data = data
+        self.is64 = data[4] == 2
+        if self.is64:
+            self.machine, = struct.unpack_from("<H", data, 18)
+            phoff, = struct.unpack_from("<Q", data, 32)
+            phentsize, phnum = struct.unpack_from("<HH", data, 54)
+        else:
+            self.machine, = struct.unpack_from("<H", data, 18)
+            phoff, = struct.unpack_from("<I", data, 28)
+            phentsize, phnum = struct.unpack_from("<HH", data, 42)
+        self.segments, self.threads, self.files = [], [], []
+        self.siginfo = None
+        for i in range(phnum):
+            at = phoff + i * phentsize
+            if self.is64:
+                p_type, p_flags, p_offset, p_vaddr, _, p_filesz, p_memsz, _ = \
+                    struct.unpack_from("<IIQQQQQQ", data, at)
+            else:
+                p_type, p_offset, p_vaddr, _, p_filesz, p_memsz, p_flags, _ = \
+                    struct.unpack_from("<IIIIIIII", data, at)
+            if p_type == PT_LOAD:
+                self.segments.append((p_vaddr, p_memsz, p_offset, min(p_filesz, max(0, len(data) - p_offset)),
+                                      p_flags))
+            elif p_type == PT_NOTE:
+                self.notes(data[p_offset:p_offset + p_filesz])
+
+    def notes(self, blob):
+        at = 0
+        while at + 12 <= len(blob):
+            namesz, descsz, kind = struct.unpack_from("<III", blob, at)
+            name = blob[at + 12:at + 12 + namesz].rstrip(b"\0")
+            desc_at = at + 12 + ((namesz + 3) & ~3)
+            desc = blob[desc_at:desc_at + descsz]
+            at = desc_at + ((descsz + 3) & ~3)
+            if name != b"CORE":
+                continue
+            if kind == NT_PRSTATUS:
+                self.threads.append(self.prstatus(desc))
+            elif kind == NT_SIGINFO and self.siginfo is None:
+                signo, _, code = struct.unpack_from("<iii", desc, 0)
+                address = struct.unpack_from("<Q" if self.is64 else "<I", desc, 16 if self.is64 else 12)[0]
+                self.siginfo = (signo, code & 0xffffffff, address)
+            elif kind == NT_FILE:
+                self.files = self.nt_file(desc)
+
+    def prstatus(self, desc):
+        if self.is64:
+            cursig, = struct.unpack_from("<H", desc, 12)
+            pid, = struct.unpack_from("<I", desc, 32)
+            regs_at, word = 112, "<Q"
+        else:
+            cursig, = struct.unpack_from("<H", desc, 12)
+            pid, = struct.unpack_from("<I", desc, 24)
+            regs_at, word = 72, "<I"
+        count = {EM_X86_64: 27, EM_AARCH64: 34, EM_ARM: 18}[self.machine]
+        size = struct.calcsize(word)
+        regs = [struct.unpack_from(word, desc, regs_at + i * size)[0] for i in range(count)]
+        return {"tid": pid, "signal": cursig, "regs": regs}
+
+    def nt_file(self, desc):
+        word = "Q" if self.is64 else "I"
+        size = struct.calcsize(word)
+        count, page = struct.unpack_from("<" + word * 2, desc, 0)
+        entries = [struct.unpack_from("<" + word * 3, desc, 2 * size + i * 3 * size) for i in range(count)]
+        names = desc[2 * size + count * 3 * size:].split(b"\0")
+        return [(s, e, o * page, names[i].decode()) for i, (s, e, o) in enumerate(entries)]
+
+    def read(self, address, size):
+        for vaddr, memsz, offset, filesz, _ in self.segments:
+            if vaddr <= address < vaddr + filesz:
+                size = min(size, vaddr + filesz - address)
+                return self.data[offset + address - vaddr:offset + address - vaddr + size]
+        return b""
+
+    def stack_pointer(self, thread):
+        index = {EM_X86_64: 19, EM_AARCH64: 31, EM_ARM: 13}[self.machine]
+        return thread["regs"][index]
+
+    def pc(self, thread):
+        index = {EM_X86_64: 16, EM_AARCH64: 32, EM_ARM: 15}[self.machine]
+        return thread["regs"][index]
+
+
+def context(core, thread, size=None):
+    regs = thread["regs"]
+    if core.machine == EM_X86_64:
+        # user_regs_struct: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax
+        # rip cs eflags rsp ss fs_base gs_base ds es fs gs
+        r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8, rax, rcx, rdx, rsi, rdi, _, rip, cs, eflags, rsp, ss = regs[:21]
+        ds, es, fs, gs = regs[23:27]
+        out = bytearray(1232)
+        struct.pack_into("<II", out, 0x30, 0x0010000b, 0x1f80)  # CONTROL|INTEGER|FLOATING_POINT, MxCsr
+        struct.pack_into("<HHHHHHI", out, 0x38, cs, ds, es, fs, gs, ss, eflags)
+        struct.pack_into("<17Q", out, 0x78, rax, rcx, rdx, rbx, rsp, rbp, rsi, rdi, r8, r9, r10, r11, r12,
+                         r13, r14, r15, rip)
+    elif core.machine == EM_AARCH64:
+        out = bytearray(912)
+        struct.pack_into("<II", out, 0, 0x00400007, regs[33] & 0xffffffff)  # flags, cpsr
+        struct.pack_into("<33Q", out, 8, *regs[:33])  # x0..x30, sp, pc
+    else:
+        out = bytearray(368)
+        struct.pack_into("<I", out, 0, 0x40000006)  # INTEGER|FLOATING_POINT
+        struct.pack_into("<16I", out, 4, *regs[:16])
+        struct.pack_into("<I", out, 68, regs[16])  # cpsr
+    if size is not None:
+        out = out[:size] if size < len(out) else out + bytes(size - len(out))
+    return bytes(out)
+
+
+def build_id(path):
+    p = subprocess.run(["readelf", "-n", path], capture_output=True, text=True)
+    m = re.search(r"Build ID: ([0-9a-f]+)", p.stdout)
+    return bytes.fromhex(m.group(1)) if m else b""
+
+
+def utf16(text):
+    raw = text.encode("utf-16-le")
+    return struct.pack("<I", len(raw)) + raw + b"\0\0"
+
+
+class Writer:
+    """The directory follows the header, as clients write it, so that a
+    truncated dump keeps its directory and loses streams."""
+    MAX_STREAMS = 16
+
+    def __init__(self):
+        self.out = bytearray(32 + 12 * self.MAX_STREAMS)
+        self.streams = []
+
+    def put(self, blob):
+        self.out += b"\0" * (-len(self.out) % 8)
+        rva = len(self.out)
+        self.out += blob
+        return rva
+
+    def stream(self, name, blob):
+        self.streams.append((STREAMS[name], len(blob), self.put(blob)))
+
+    def finish(self, time_date_stamp):
+        assert len(self.streams) <= self.MAX_STREAMS
+        for i, entry in enumerate(self.streams):
+            struct.pack_into("<III", self.out, 32 + 12 * i, *entry)
+        struct.pack_into("<IIIIIIQ", self.out, 0, 0x504D444D, 0xA793, len(self.streams), 32, 0,
+                         time_date_stamp, 0)
+        return bytes(self.out)
+
+
+def convert(core, drop=(), context_size=None, names=None):
+    w = Writer()
+    now = 1700000000
+    crashed = next((t for t in core.threads if t["signal"] in FATAL),
+                   next((t for t in core.threads if t["signal"]), core.threads[0]))
+    arch = {EM_X86_64: 9, EM_AARCH64: 12, EM_ARM: 5}[core.machine]
+
+    # Stacks (each thread's own descriptor, and the MemoryList, as clients write them).
+    stacks = {}
+    for thread in core.threads:
+        sp = core.stack_pointer(thread)
+        start = max(0, (sp - BELOW_SP) & ~0xf)
+        data = core.read(start, STACK_BYTES)
+        stacks[thread["tid"]] = (start, w.put(data), len(data))
+    # The bytes around the crashing instruction, as Breakpad's client adds them.
+    pc = core.pc(crashed)
+    code = core.read(pc - 128, 256)
+    code_region = (pc - 128, w.put(code), len(code)) if code else None
+
+    if "SystemInfo" not in drop:
+        csd = w.put(utf16("Linux 6.1.0-test #1 SMP " + ("x86_64" if arch == 9 else "aarch64" if arch == 12 else "armv7l")))
+        info = struct.pack("<HHHBBIIIII HH", arch, 6 if arch == 9 else 8, 0x5507 if arch == 9 else 0, 2, 0,
+                           6, 1, 0, 0x8201, csd, 0, 0)
+        cpu = (b"GenuineIntel" + struct.pack("<III", 0x50657, 0xbfebfbff, 0)) if arch == 9 else bytes(24)
+        w.stream("SystemInfo", info + cpu)
+
+    threads = bytearray(struct.pack("<I", len(core.threads)))
+    contexts = {}
+    for thread in core.threads:
+        blob = context(core, thread, context_size)
+        rva = w.put(blob)
+        contexts[thread["tid"]] = (rva, len(blob))
+    for thread in core.threads:
+        start, rva, size = stacks[thread["tid"]]
+        crva, csize = contexts[thread["tid"]]
+        threads += struct.pack("<IIIIQQIIII", thread["tid"], 0, 0, 0, 0, start, size, rva, csize, crva)
+    if "ThreadList" not in drop:
+        w.stream("ThreadList", bytes(threads))
+
+    if names and "ThreadNameList" not in drop:
+        entries = [(tid, w.put(utf16(name))) for tid, name in names.items()]
+        w.stream("ThreadNameList", struct.pack("<I", len(entries)) +
+                 b"".join(struct.pack("<IQ", tid, rva) for tid, rva in entries))
+
+    memory = [(s, r, n) for s, r, n in stacks.values()] + ([code_region] if code_region else [])
+    if "MemoryList" not in drop:
+        w.stream("MemoryList", struct.pack("<I", len(memory)) +
+                 b"".join(struct.pack("<QII", s, n, r) for s, r, n in memory))
+
+    # Modules: each file mapped from offset 0, up to its last mapping.
+    modules = []
+    for start, end, offset, path in core.files:
+        if offset == 0 and os.path.exists(path):
+            last = max(e for s, e, o, p in core.files if p == path and s >= start)
+            modules.append((start, last - start, path))
+    records = bytearray(struct.pack("<I", len(modules)))
+    for base, size, path in modules:
+        name = w.put(utf16(path))
+        cv = b"LEpB" + build_id(path)
+        cv_rva = w.put(cv)
+        version = struct.pack("<13I", 0xfeef04bd, 0x10000, *([0] * 11))
+        records += struct.pack("<QIIII", base, size, 0, 0, name) + version + \
+            struct.pack("<IIIIQQ", len(cv), cv_rva, 0, 0, 0, 0)
+    if "ModuleList" not in drop:
+        w.stream("ModuleList", bytes(records))
+
+    if "Exception" not in drop:
+        signo, code_, address = core.siginfo if core.siginfo and core.siginfo[0] == crashed["signal"] \
+            else (crashed["signal"], 0, 0)
+        crva, csize = contexts[crashed["tid"]]
+        exception = struct.pack("<IIIIQQII", crashed["tid"], 0, signo, code_, 0, address, 0, 0)
+        exception += bytes(15 * 8) + struct.pack("<II", csize, crva)
+        w.stream("Exception", exception)
+
+    if "BreakpadInfo" not in drop:
+        # The dump thread (the handler's, not in the list) and the one that crashed.
+        w.stream("BreakpadInfo", struct.pack("<III", 3, 0x7ffffff0, crashed["tid"]))
+    if "MiscInfo" not in drop:
+        w.stream("MiscInfo", struct.pack("<IIIIII", 24, 3, core.threads[0]["tid"], now - 5, 0, 0))
+    if "LinuxMaps" not in drop:
+        lines = []
+        for vaddr, memsz, _, _, flags in sorted(core.segments):
+            path, offset = "", 0
+            for s, e, o, p in core.files:
+                if s <= vaddr < e:
+                    path, offset = p, o + (vaddr - s)
+            perms = ("r" if flags & 4 else "-") + ("w" if flags & 2 else "-") + ("x" if flags & 1 else "-") + "p"
+            lines.append(f"{vaddr:x}-{vaddr + memsz:x} {perms} {offset:08x} 00:00 0" +
+                         (f"                          {path}" if path else ""))
+        w.stream("LinuxMaps", ("\n".join(lines) + "\n").encode())
+    return w.finish(now)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("core")
+    parser.add_argument("out")
+    parser.add_argument("--drop", nargs="*", default=[])
+    parser.add_argument("--context-size", type=int)
+    args = parser.parse_args()
+    with open(args.core, "rb") as fh:
+        core = Core(fh.read())
+    with open(args.out, "wb") as fh:
+        fh.write(convert(core, args.drop, args.context_size))
+
+
+if __name__ == "__main__":
+    main()

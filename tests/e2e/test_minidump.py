@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+"""symtool stackwalk on minidumps, against gdb: the crash programs of the
+stack-walk test (a crash in a shared library through an inlined call and a
+recursion, inside libc, in a qsort callback, under a SIGSEGV handler that
+aborts; a second thread in pause(); gcc and clang-19, -O2, with and without
+frame pointers). Each crash's gdb core is turned into the minidump a
+Breakpad or Crashpad client would have sent (core_to_minidump.py: thread
+list with stacks and names, module list with BpEL build-id records,
+exception, system info, LinuxMaps, BreakpadInfo, MiscInfo), and lldb-19
+writes its own minidump of the same crash. Every thread walked from the
+store alone equals gdb's unwind of the crash (return addresses, functions
+or aliases, files, lines, inlined calls; gdb's tail-call frames excepted).
+
+The Breakpad forms: `--format breakpad` is what the minidump_stackwalk
+drop-in prints, byte for byte; their frames are the walk's; -m lines match
+the frames; the crash, system, thread numbering and module lines say what
+the dump says. Without symbols the walk goes on by frame pointer and scan.
+Damaged minidumps (truncated at every stream boundary, sizes and counts past
+the file, overlapping and wrapping memory, contexts of wrong sizes, absurd
+counts, random bytes) give one error line or a walk with warnings, never a
+crash or a hang.
+
+With --arch arm64 the same crashes cross-built for arm64 under qemu-user
+(their cores made kernel-like as the stack-walk test makes them) become
+minidumps with the arm64 context; one more case sets pointer-authentication
+bits on every return address the stack holds."""
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+
+import core_synthesis
+import core_to_minidump
+import test_stackwalk as walk
+from common import Report, arguments
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def sh(*argv, **kw):
+    kw.setdefault("timeout", 300)
+    return subprocess.run(list(argv), capture_output=True, text=True, **kw)
+
+
+def to_minidump(core_path, out_path, names=None, **options):
+    with open(core_path, "rb") as fh:
+        core = core_to_minidump.Core(fh.read())
+    with open(out_path, "wb") as fh:
+        fh.write(core_to_minidump.convert(core, names=names, **options))
+    return core
+
+
+def walk_json(args, stores, dump, check=True):
+    p = sh(args.symtool, "stackwalk", *[a for s in stores for a in ("--store", s)], "--json", dump)
+    if check and p.returncode != 0:
+        raise SystemExit(f"symtool stackwalk {dump}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout) if p.returncode == 0 else None
+
+
+def by_order(oracle, ours):
+    """lldb's dump has other thread ids than gdb's run: match threads by
+    their order (the crashed one first in both)."""
+    renamed = []
+    for mine, theirs in zip(ours["threads"], oracle):
+        renamed.append(dict(theirs, tid=mine["tid"]))
+    return renamed
+
+
+def check_breakpad_forms(args, label, store, dump, ours, report):
+    """--format breakpad equals the drop-in; its frames are the walk's."""
+    human = sh(args.symtool, "stackwalk", "--store", store, "--format", "breakpad", dump)
+    dropin = sh(args.minidump_stackwalk, dump, store)
+    if human.returncode != 0 or dropin.returncode != 0 or human.stdout != dropin.stdout:
+        report.fail(f"{label}: --format breakpad and minidump_stackwalk differ "
+                    f"(exit {human.returncode}/{dropin.returncode})")
+        return
+    machine = sh(args.minidump_stackwalk, "-m", dump, store)
+    dropin_m = sh(args.symtool, "stackwalk", "--store", store, "--format", "breakpad-machine", dump)
+    if machine.stdout != dropin_m.stdout:
+        report.fail(f"{label}: -m and --format breakpad-machine differ")
+    text = human.stdout
+    if "Operating system: Linux" not in text or "Crash reason:  SIGSEGV /SEGV_MAPERR" not in text and \
+            "Crash reason:  SIGABRT" not in text:
+        report.fail(f"{label}: the Breakpad header does not say Linux and the signal: {text[:300]!r}")
+    if not re.search(r"^Thread \d+ \(crashed\)$", text, re.M) or "\nLoaded modules:\n" not in text:
+        report.fail(f"{label}: no crashed thread or no module list in the Breakpad form")
+    # The crashed thread's frames, as -m lists them, against the JSON walk.
+    crashed = ours["threads"][0]
+    lines = [l.split("|") for l in machine.stdout.splitlines() if re.match(r"^\d+\|\d+\|", l)]
+    index = next((int(l[0]) for l in lines), None)
+    mine = [l for l in lines if int(l[0]) == index]
+    want = [(f["function"] or "", f["line"] or 0) for f in crashed["frames"]]
+    got = [(l[3], int(l[5]) if l[5] else 0) for l in mine]
+    if got != want:
+        report.fail(f"{label}: -m frames {got[:6]} != the walk's {want[:6]}")
+
+
+def damaged(args, store, dump, tmp, report):
+    data = open(dump, "rb").read()
+    count, directory = struct.unpack_from("<II", data, 8)
+    streams = [struct.unpack_from("<III", data, directory + 12 * i) for i in range(count)]
+    cases = {"empty": b"", "signature-only": b"MDMP", "header-only": data[:32],
+             "no-directory": data[:directory], "not-a-dump": b"hello\n" * 100}
+    # Cut at every stream's start and end.
+    for kind, size, rva in streams:
+        cases[f"cut-at-{kind:x}-start"] = data[:rva]
+        cases[f"cut-in-{kind:x}"] = data[:rva + size // 2]
+    for i, (kind, size, rva) in enumerate(streams):
+        entry = directory + 12 * i
+        bigger = bytearray(data)
+        struct.pack_into("<I", bigger, entry + 4, 0xfffffff0)
+        cases[f"size-past-file-{kind:x}"] = bytes(bigger)
+        moved = bytearray(data)
+        struct.pack_into("<I", moved, entry + 8, 0xfffffff0)
+        cases[f"rva-past-file-{kind:x}"] = bytes(moved)
+        if kind in (3, 4, 5, 24):  # list streams: their count
+            counted = bytearray(data)
+            struct.pack_into("<I", counted, rva, 0xffffffff)
+            cases[f"count-2^32-{kind:x}"] = bytes(counted)
+    huge = bytearray(data)
+    struct.pack_into("<I", huge, 8, 0xffffffff)
+    cases["stream-count-2^32"] = bytes(huge)
+    # Memory ranges that overlap or wrap, contexts of every wrong size.
+    memory = next(((size, rva) for kind, size, rva in streams if kind == 5), None)
+    if memory:
+        size, rva = memory
+        n, = struct.unpack_from("<I", data, rva)
+        overlap = bytearray(data)
+        for i in range(n):
+            struct.pack_into("<Q", overlap, rva + 4 + 16 * i, 0x7ffd00000000)
+        cases["memory-overlaps"] = bytes(overlap)
+        wrap = bytearray(data)
+        struct.pack_into("<Q", wrap, rva + 4, 0xffffffffffffff00)
+        cases["memory-wraps"] = bytes(wrap)
+    threads = next(((size, rva) for kind, size, rva in streams if kind == 3), None)
+    if threads:
+        size, rva = threads
+        for wrong in (0, 3, 4, 100, 716, 720, 1231, 1233, 5000, 0xffffffff):
+            c = bytearray(data)
+            struct.pack_into("<I", c, rva + 4 + 40, wrong)
+            cases[f"context-size-{wrong}"] = bytes(c)
+    rng = random.Random(23)
+    for i in range(60):
+        flipped = bytearray(data)
+        for _ in range(rng.randrange(1, 24)):
+            at = rng.choice([rng.randrange(0, 32), rng.randrange(directory, directory + 12 * count),
+                             rng.randrange(len(data))])
+            flipped[at] = rng.randrange(256)
+        cases[f"random-{i}"] = bytes(flipped)
+    refused = set()
+    for name, content in cases.items():
+        path = os.path.join(tmp, "damaged-" + name)
+        with open(path, "wb") as fh:
+            fh.write(content)
+        for argv in ([args.symtool, "stackwalk", "--store", store, "--json", path],
+                     [args.symtool, "stackwalk", "--store", store, "--format", "breakpad", path],
+                     [args.minidump_stackwalk, path, store]):
+            try:
+                p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+            except subprocess.TimeoutExpired:
+                report.fail(f"damaged minidump {name}: hangs ({os.path.basename(argv[0])})")
+                continue
+            if p.returncode == 1:
+                refused.add(name)
+                lines = [l for l in p.stderr.strip().splitlines() if "could not be read" not in l]
+                if len(lines) != 1 or "damaged-" + name not in lines[0]:
+                    report.fail(f"damaged minidump {name}: the error is not one line naming the file: "
+                                f"{p.stderr[:300]!r}")
+            elif p.returncode != 0:
+                report.fail(f"damaged minidump {name}: exit {p.returncode}: {p.stderr[-300:]}")
+            elif "--json" in argv:
+                json.loads(p.stdout)
+        os.unlink(path)
+    for name in ("empty", "signature-only", "header-only", "no-directory", "not-a-dump", "stream-count-2^32"):
+        if name not in refused:
+            report.fail(f"damaged minidump {name}: not refused")
+    return len(cases), len(refused)
+
+
+def lldb_minidump(directory, mode, out):
+    """lldb-19's own minidump of the crash, written where it stops."""
+    # With a handler, the dump is taken where the handler aborts, as gdb's core.
+    handle = ["-o", "process launch --stop-at-entry -- handler", "-o", "process handle SIGSEGV -s false -n false -p true",
+              "-o", "continue"] if mode == "handler" else ["-o", f"process launch -- {mode}"]
+    p = sh("lldb-19", "-b", "-o", "settings set target.disable-aslr true", *handle,
+           "-k", f"process save-core --plugin-name=minidump {out}", "-k", "kill",
+           os.path.join(directory, "walker"), cwd=directory)
+    return out if os.path.exists(out) else None
+
+
+def x86_64(args, report, tmp):
+    aliases = walk.Aliases()
+    for lib in walk.SYSTEM_LIBS:
+        aliases.load(lib)
+    frames = dumps = lldb_dumps = 0
+    sample = None
+    for cc in ("gcc", "clang-19"):
+        for frame_pointer in ("-fno-omit-frame-pointer", "-fomit-frame-pointer"):
+            directory = walk.build(tmp, cc, frame_pointer)
+            store = os.path.join(directory, "store")
+            p = sh(args.symstore, "add", store, directory, "-d", "-q")
+            if p.returncode != 0:
+                report.fail(f"{cc}: symstore add: {p.stderr.strip()}")
+                continue
+            for mode in walk.MODES:
+                label = f"{cc} {frame_pointer} {mode}"
+                gcore = os.path.join(directory, f"gcore.{mode}")
+                oracle = walk.gdb_oracle(directory, gcore, os.path.join(directory, f"gdb.{mode}.json"), mode)
+                dump = os.path.join(directory, f"{mode}.dmp")
+                names = {t["tid"]: f"walk-{i}" for i, t in enumerate(oracle)}
+                to_minidump(gcore, dump, names=names)
+                ours = walk_json(args, [store], dump)
+                n, _ = walk.compare(f"{label} minidump", ours, oracle, aliases, report)
+                frames += n
+                dumps += 1
+                got_names = {t["tid"]: t["name"] for t in ours["threads"]}
+                if got_names != names:
+                    report.fail(f"{label}: thread names {got_names} != {names}")
+                if ours["format"] != "minidump" or not ours["crash"] or \
+                        ours["crash"]["thread"] != oracle[0]["tid"]:
+                    report.fail(f"{label}: the crash is not the faulting thread's: {ours['crash']}")
+                if mode != "handler":
+                    check_breakpad_forms(args, label, store, dump, ours, report)
+                if frame_pointer == "-fomit-frame-pointer" and cc == "gcc":
+                    lldb_dump = lldb_minidump(directory, mode, os.path.join(directory, f"lldb.{mode}.dmp"))
+                    if not lldb_dump:
+                        report.fail(f"{label}: lldb-19 wrote no minidump")
+                    else:
+                        theirs = walk_json(args, [store], lldb_dump)
+                        n, _ = walk.compare(f"{label} lldb minidump", theirs, by_order(oracle, theirs),
+                                            aliases, report)
+                        frames += n
+                        lldb_dumps += 1
+                        if not any("720-byte amd64 context" in w for w in theirs["warnings"]):
+                            report.fail(f"{label}: lldb's short contexts are not said: {theirs['warnings']}")
+                if mode == "lib":
+                    # Without symbols: frame pointers and scanning, said so.
+                    empty = os.path.join(directory, "empty-store")
+                    os.makedirs(empty, exist_ok=True)
+                    bare = walk_json(args, [empty], dump)
+                    trusts = {f["trust"] for t in bare["threads"] for f in t["frames"]}
+                    if "cfi" in trusts or len(bare["threads"][0]["frames"]) < 2:
+                        report.fail(f"{label}: without symbols: {trusts}, "
+                                    f"{len(bare['threads'][0]['frames'])} frames")
+                    # Several stores, searched in order: the empty one first.
+                    both = walk_json(args, [empty, store], dump)
+                    if [f["function"] for f in both["threads"][0]["frames"]] != \
+                            [f["function"] for f in ours["threads"][0]["frames"]]:
+                        report.fail(f"{label}: a second store is not searched")
+                    # No exception stream: the requesting thread from BreakpadInfo.
+                    quiet = os.path.join(directory, "no-exception.dmp")
+                    to_minidump(gcore, quiet, drop=["Exception"])
+                    text = sh(args.minidump_stackwalk, quiet, store).stdout
+                    if "No crash" not in text or "(requested dump, did not crash)" not in text:
+                        report.fail(f"{label}: without an Exception stream: {text[:400]!r}")
+                    sample = sample or (store, dump)
+    report.note(f"{dumps} minidumps from gdb cores and {lldb_dumps} from lldb-19: {frames} frames "
+                f"equal gdb's")
+    if sample:
+        cases, refused = damaged(args, sample[0], sample[1], tmp, report)
+        report.note(f"{cases} damaged minidumps: {refused} refused with one error line, the rest walked; "
+                    f"no crash or hang")
+
+
+def pointer_auth(dump, out, return_addresses):
+    """The same minidump with pointer-authentication bits set on every
+    stack word that is one of the return addresses."""
+    data = bytearray(open(dump, "rb").read())
+    count, directory = struct.unpack_from("<II", data, 8)
+    changed = 0
+    for i in range(count):
+        kind, size, rva = struct.unpack_from("<III", data, directory + 12 * i)
+        if kind != 3:
+            continue
+        n, = struct.unpack_from("<I", data, rva)
+        for t in range(n):
+            _, _, _, _, _, start, stack_size, stack_rva, _, _ = struct.unpack_from("<IIIIQQIIII", data,
+                                                                                 rva + 4 + 48 * t)
+            for at in range(stack_rva, stack_rva + stack_size - 7, 8):
+                word, = struct.unpack_from("<Q", data, at)
+                if word in return_addresses:
+                    struct.pack_into("<Q", data, at, word | (0x2b << 48))
+                    changed += 1
+    with open(out, "wb") as fh:
+        fh.write(data)
+    return changed
+
+
+def arm64(args, report, tmp):
+    aliases = walk.Aliases()
+    for lib in walk.ARM64_LIBS:
+        aliases.load(lib)
+    frames = dumps = 0
+    for cc, compiler in walk.ARM64_COMPILERS:
+        for frame_pointer in ("-fno-omit-frame-pointer", "-fomit-frame-pointer"):
+            directory = os.path.join(tmp, f"arm64-{cc}{frame_pointer}")
+            os.makedirs(directory)
+            flags = ["-O2", "-g", frame_pointer]
+            sh(*compiler, *flags, "-shared", "-fPIC", "-Wl,-soname,libwalk.so", "-o",
+               os.path.join(directory, "libwalk.so"), os.path.join(walk.SOURCES, "walk_lib.c"), check=True)
+            sh(*compiler, *flags, "-pthread", "-o", os.path.join(directory, "walker"),
+               os.path.join(walk.SOURCES, "walk_main.c"), f"-L{directory}", "-lwalk", "-Wl,-rpath,$ORIGIN",
+               check=True)
+            for lib in walk.ARM64_LIBS:
+                os.symlink(lib, os.path.join(directory, os.path.basename(lib)))
+            store = os.path.join(directory, "store")
+            p = sh(args.symstore, "add", store, directory, "-d", "-q")
+            if p.returncode != 0:
+                report.fail(f"arm64 {cc}: symstore add: {p.stderr.strip()}")
+                continue
+            root = os.path.join(directory, "sysroot")
+            os.makedirs(os.path.join(root, os.path.dirname(directory).lstrip("/")))
+            os.makedirs(os.path.join(root, "usr"))
+            os.symlink(directory, os.path.join(root, directory.lstrip("/")))
+            os.symlink("/usr/aarch64-linux-gnu", os.path.join(root, "usr", "aarch64-linux-gnu"))
+            os.symlink("/usr/aarch64-linux-gnu/lib", os.path.join(root, "lib"))
+            for mode in walk.MODES[:3]:
+                label = f"arm64 {cc} {frame_pointer} {mode}"
+                qemu_core, maps = walk.arm64_crash(directory, mode)
+                core = os.path.join(directory, f"core.{mode}")
+                with open(qemu_core, "rb") as fh, open(maps) as mh, open(core, "wb") as out:
+                    out.write(core_synthesis.kernel_style(fh.read(), mh.read()))
+                out_json = os.path.join(directory, f"gdb.{mode}.json")
+                sh("gdb-multiarch", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-iex",
+                   f"set sysroot {root}", "-x", os.path.join(HERE, "gdb_frames.py"),
+                   os.path.join(directory, "walker"), core, env=dict(os.environ, GDB_FRAMES_OUT=out_json))
+                if not os.path.exists(out_json):
+                    report.fail(f"{label}: gdb-multiarch wrote no frames")
+                    continue
+                with open(out_json) as fh:
+                    oracle = json.load(fh)
+                dump = os.path.join(directory, f"{mode}.dmp")
+                to_minidump(core, dump)
+                n, _ = walk.compare(label, walk_json(args, [store], dump), oracle, aliases, report)
+                frames += n
+                dumps += 1
+                if mode == "lib":
+                    signed = os.path.join(directory, f"{mode}.pac.dmp")
+                    returns = {f["pc"] for t in oracle for f in t["frames"][1:]}
+                    if pointer_auth(dump, signed, returns) == 0:
+                        report.fail(f"{label}: no return address found on the stack to sign")
+                    n, _ = walk.compare(label + " pointer-auth", walk_json(args, [store], signed), oracle,
+                                        aliases, report)
+                    frames += n
+                    dumps += 1
+    report.note(f"arm64: {dumps} minidumps, {frames} frames equal gdb-multiarch's")
+
+
+def main():
+    args = arguments(lambda p: (p.add_argument("--symtool", required=True),
+                                p.add_argument("--symstore", required=True),
+                                p.add_argument("--minidump-stackwalk", required=True),
+                                p.add_argument("--arch", default="x86_64", choices=("x86_64", "arm64"))))
+    report = Report(f"symtool stackwalk minidumps {args.arch}")
+    tmp = tempfile.mkdtemp()
+    try:
+        (arm64 if args.arch == "arm64" else x86_64)(args, report, tmp)
+    finally:
+        shutil.rmtree(tmp)
+    report.finish()
+
+
+if __name__ == "__main__":
+    main()
