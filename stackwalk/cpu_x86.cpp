@@ -120,7 +120,32 @@ private:
     uint32_t search_start = esp + callee_parameters + static_cast<uint32_t>(record.locals_size) +
                             static_cast<uint32_t>(record.saved_registers_size);
     uint64_t found = 0, slot = 0;
-    if (walker.scanWords(search_start, 3, found, slot)) {
+    // Ours, where Breakpad's slot holds no return address: compilers that
+    // store a call's arguments into space their frame already reserved
+    // (clang, gcc) count that space in the caller's locals, so the callee's
+    // parameters are not also below them.
+    auto returnAt = [&](uint32_t at) {
+      std::optional<uint64_t> word = walker.readWord(at);
+      return word && walker.seemsCode(*word);
+    };
+    // And a context frame stopped just after a call whose callee popped
+    // its arguments (__stdcall, __thiscall), before the caller moves its
+    // stack pointer back, has its return address that much lower.
+    std::optional<uint32_t> ours;
+    if (!walker.options().breakpad_rules && !returnAt(search_start)) {
+      uint32_t without_parameters = search_start - callee_parameters;
+      if (callee_parameters > 0 && returnAt(without_parameters))
+        ours = without_parameters;
+      // That call's return address is still below the stack pointer, where
+      // the call pushed it before the callee popped it and the arguments.
+      uint32_t pc = static_cast<uint32_t>(callee.registers.at("$eip"));
+      for (uint32_t popped = 4; !ours && is_context && popped <= 64; popped += 4)
+        if (walker.readWord(esp - 4 - popped) == pc && returnAt(search_start - popped))
+          ours = search_start - popped;
+    }
+    if (ours) {
+      search_start = *ours;
+    } else if (walker.scanWords(search_start, 3, found, slot)) {
       uint32_t unadjusted = search_start;
       search_start = static_cast<uint32_t>(slot);
       // A context frame stopped in a system call whose FPO record counts

@@ -129,9 +129,11 @@ StackWalker::CfiResult StackWalker::byCfi(const WalkedFrame& callee, WalkedFrame
     return CfiResult::None;
   std::map<std::string, std::string> rules = cfiRulesAt(*frame, offset);
   auto ra = rules.find(".ra");
-  // The compiler marks the outermost frame (_start, clone) so.
+  // The compiler marks the outermost frame (_start, clone) so. (Breakpad
+  // cannot evaluate `.undef`, takes the CFI for unusable and tries the
+  // frame pointer and scanning instead.)
   if (ra != rules.end() && ra->second == ".undef")
-    return CfiResult::Outermost;
+    return options_.breakpad_rules ? CfiResult::None : CfiResult::Outermost;
   uint16_t machine = elfMachine(snapshot_.cpu);
   auto registers = RegisterNames::forMachine(machine, word_size_ == 8);
   if (!registers)
@@ -142,7 +144,11 @@ StackWalker::CfiResult StackWalker::byCfi(const WalkedFrame& callee, WalkedFrame
   if (!recovered)
     return CfiResult::None;
   caller.registers = std::move(*recovered);
-  caller.pc = cpu_->codeAddress(caller.registers[cpu_->programCounter()], *this);
+  // (arm64: the recovered pc without pointer-authentication bits, in the
+  // register too, as Breakpad keeps it.)
+  uint64_t& pc = caller.registers[cpu_->programCounter()];
+  pc = cpu_->codeAddress(pc, *this);
+  caller.pc = pc;
   caller.trust = FrameTrust::Cfi;
   return CfiResult::Found;
 }

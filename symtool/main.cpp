@@ -124,6 +124,10 @@ int main(int argc, char** argv) {
                    "breakpad-machine (its -m output)")
       ->check(CLI::IsMember({"text", "json", "breakpad", "breakpad-machine"}));
   stackwalk->add_flag("--json", json, "the same as --format json");
+  bool breakpad_walk = false;
+  stackwalk->add_flag("--breakpad-walk", breakpad_walk,
+                      "walk by Breakpad's rules exactly, as --format breakpad does (ours correct "
+                      "four of them: docs/STACKWALK.md)");
   stackwalk->add_flag("-v,--verbose", warnings,
                       "print what was odd in the dump, and why each thread's walk stopped");
 
@@ -241,7 +245,7 @@ int main(int argc, char** argv) {
       format = "json";
     bool breakpad = format == "breakpad" || format == "breakpad-machine";
     WalkOptions options;
-    options.breakpad_rules = breakpad;
+    options.breakpad_rules = breakpad || breakpad_walk;
     ProcessWalk walk = walkProcess(std::move(*snapshot), stores, options);
     if (format != "json") {
       const std::vector<std::string>& notes = walk.snapshot->warnings;

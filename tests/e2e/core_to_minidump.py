@@ -20,11 +20,11 @@ import subprocess
 
 PT_LOAD, PT_NOTE = 1, 4
 NT_PRSTATUS, NT_SIGINFO, NT_FILE = 1, 0x53494749, 0x46494C45
-EM_ARM, EM_X86_64, EM_AARCH64 = 40, 62, 183
+EM_386, EM_ARM, EM_X86_64, EM_AARCH64 = 3, 40, 62, 183
 FATAL = {4, 5, 6, 7, 8, 11, 31}  # SIGILL SIGTRAP SIGABRT SIGBUS SIGFPE SIGSEGV SIGSYS
 
 STREAMS = {"ThreadList": 3, "ModuleList": 4, "MemoryList": 5, "Exception": 6, "SystemInfo": 7,
-           "MiscInfo": 15, "BreakpadInfo": 0x47670001, "LinuxMaps": 0x47670009, "ThreadNameList": 24}
+           "MiscInfo": 15, "MemoryInfoList": 16, "BreakpadInfo": 0x47670001, "LinuxMaps": 0x47670009, "ThreadNameList": 24}
 # Stack bytes kept below the stack pointer (the red zone) and above it.
 BELOW_SP, STACK_BYTES = 128, 128 * 1024
 
@@ -85,7 +85,7 @@ class Core:
             cursig, = struct.unpack_from("<H", desc, 12)
             pid, = struct.unpack_from("<I", desc, 24)
             regs_at, word = 72, "<I"
-        count = {EM_X86_64: 27, EM_AARCH64: 34, EM_ARM: 18}[self.machine]
+        count = {EM_X86_64: 27, EM_AARCH64: 34, EM_ARM: 18, EM_386: 17}[self.machine]
         size = struct.calcsize(word)
         regs = [struct.unpack_from(word, desc, regs_at + i * size)[0] for i in range(count)]
         return {"tid": pid, "signal": cursig, "regs": regs}
@@ -106,17 +106,41 @@ class Core:
         return b""
 
     def stack_pointer(self, thread):
-        index = {EM_X86_64: 19, EM_AARCH64: 31, EM_ARM: 13}[self.machine]
+        index = {EM_X86_64: 19, EM_AARCH64: 31, EM_ARM: 13, EM_386: 15}[self.machine]
         return thread["regs"][index]
 
     def pc(self, thread):
-        index = {EM_X86_64: 16, EM_AARCH64: 32, EM_ARM: 15}[self.machine]
+        index = {EM_X86_64: 16, EM_AARCH64: 32, EM_ARM: 15, EM_386: 12}[self.machine]
         return thread["regs"][index]
+
+
+class ThreadState(Core):
+    """One x86 thread's state as a debugger read it (registers and the
+    stack from the stack pointer up), in place of a core file."""
+
+    # user_regs_struct order for i386, as NT_PRSTATUS holds it.
+    ORDER = ("ebx", "ecx", "edx", "esi", "edi", "ebp", "eax", "ds", "es", "fs", "gs", "orig_eax", "eip",
+             "cs", "eflags", "esp", "ss")
+
+    def __init__(self, registers, stack_start, stack, tid=1000):
+        self.data = stack
+        self.is64 = False
+        self.machine = EM_386
+        self.threads = [{"tid": tid, "signal": 5, "regs": [registers.get(r, 0) for r in self.ORDER]}]
+        self.segments = [(stack_start, len(stack), 0, len(stack), 6)]
+        self.files = []
+        self.siginfo = None
 
 
 def context(core, thread, size=None):
     regs = thread["regs"]
-    if core.machine == EM_X86_64:
+    if core.machine == EM_386:
+        ebx, ecx, edx, esi, edi, ebp, eax, ds, es, fs, gs, _, eip, cs, eflags, esp, ss = regs[:17]
+        out = bytearray(716)
+        struct.pack_into("<I", out, 0, 0x00010007)  # CONTROL|INTEGER|SEGMENTS
+        struct.pack_into("<4I", out, 0x8c, gs, fs, es, ds)
+        struct.pack_into("<12I", out, 0x9c, edi, esi, ebx, edx, ecx, eax, ebp, eip, cs, eflags, esp, ss)
+    elif core.machine == EM_X86_64:
         # user_regs_struct: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax
         # rip cs eflags rsp ss fs_base gs_base ds es fs gs
         r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8, rax, rcx, rdx, rsi, rdi, _, rip, cs, eflags, rsp, ss = regs[:21]
@@ -178,12 +202,18 @@ class Writer:
         return bytes(self.out)
 
 
-def convert(core, drop=(), context_size=None, names=None):
+def convert(core, drop=(), context_size=None, names=None, modules=None, platform=0x8201, exception_code=None,
+            memory_info=None):
+    """`modules`: [(base, size, path, CodeView record)] in place of those
+    NT_FILE gives; `platform`: SystemInfo's PlatformId (Linux by default);
+    `exception_code`: the Exception stream's code in place of the signal;
+    `memory_info`: [(base, size, PAGE_* protection)] for a MemoryInfoList,
+    as Windows clients write one."""
     w = Writer()
     now = 1700000000
     crashed = next((t for t in core.threads if t["signal"] in FATAL),
                    next((t for t in core.threads if t["signal"]), core.threads[0]))
-    arch = {EM_X86_64: 9, EM_AARCH64: 12, EM_ARM: 5}[core.machine]
+    arch = {EM_X86_64: 9, EM_AARCH64: 12, EM_ARM: 5, EM_386: 0}[core.machine]
 
     # Stacks (each thread's own descriptor, and the MemoryList, as clients write them).
     stacks = {}
@@ -198,10 +228,12 @@ def convert(core, drop=(), context_size=None, names=None):
     code_region = (pc - 128, w.put(code), len(code)) if code else None
 
     if "SystemInfo" not in drop:
-        csd = w.put(utf16("Linux 6.1.0-test #1 SMP " + ("x86_64" if arch == 9 else "aarch64" if arch == 12 else "armv7l")))
-        info = struct.pack("<HHHBBIIIII HH", arch, 6 if arch == 9 else 8, 0x5507 if arch == 9 else 0, 2, 0,
-                           6, 1, 0, 0x8201, csd, 0, 0)
-        cpu = (b"GenuineIntel" + struct.pack("<III", 0x50657, 0xbfebfbff, 0)) if arch == 9 else bytes(24)
+        machine = {9: "x86_64", 12: "aarch64", 5: "armv7l", 0: "i686"}[arch]
+        csd = w.put(utf16(f"Linux 6.1.0-test #1 SMP {machine}" if platform == 0x8201 else "Service Pack 1"))
+        x86 = arch in (0, 9)
+        info = struct.pack("<HHHBBIIIII HH", arch, 6 if x86 else 8, 0x5507 if x86 else 0, 2, 0,
+                           6, 1, 0 if platform == 0x8201 else 7601, platform, csd, 0, 0)
+        cpu = (b"GenuineIntel" + struct.pack("<III", 0x50657, 0xbfebfbff, 0)) if x86 else bytes(24)
         w.stream("SystemInfo", info + cpu)
 
     threads = bytearray(struct.pack("<I", len(core.threads)))
@@ -228,15 +260,15 @@ def convert(core, drop=(), context_size=None, names=None):
                  b"".join(struct.pack("<QII", s, n, r) for s, r, n in memory))
 
     # Modules: each file mapped from offset 0, up to its last mapping.
-    modules = []
-    for start, end, offset, path in core.files:
-        if offset == 0 and os.path.exists(path):
-            last = max(e for s, e, o, p in core.files if p == path and s >= start)
-            modules.append((start, last - start, path))
+    if modules is None:
+        modules = []
+        for start, end, offset, path in core.files:
+            if offset == 0 and os.path.exists(path):
+                last = max(e for s, e, o, p in core.files if p == path and s >= start)
+                modules.append((start, last - start, path, b"LEpB" + build_id(path)))
     records = bytearray(struct.pack("<I", len(modules)))
-    for base, size, path in modules:
+    for base, size, path, cv in modules:
         name = w.put(utf16(path))
-        cv = b"LEpB" + build_id(path)
         cv_rva = w.put(cv)
         version = struct.pack("<13I", 0xfeef04bd, 0x10000, *([0] * 11))
         records += struct.pack("<QIIII", base, size, 0, 0, name) + version + \
@@ -247,6 +279,8 @@ def convert(core, drop=(), context_size=None, names=None):
     if "Exception" not in drop:
         signo, code_, address = core.siginfo if core.siginfo and core.siginfo[0] == crashed["signal"] \
             else (crashed["signal"], 0, 0)
+        if exception_code is not None:
+            signo, code_, address = exception_code, 0, core.pc(crashed)
         crva, csize = contexts[crashed["tid"]]
         exception = struct.pack("<IIIIQQII", crashed["tid"], 0, signo, code_, 0, address, 0, 0)
         exception += bytes(15 * 8) + struct.pack("<II", csize, crva)
@@ -257,7 +291,11 @@ def convert(core, drop=(), context_size=None, names=None):
         w.stream("BreakpadInfo", struct.pack("<III", 3, 0x7ffffff0, crashed["tid"]))
     if "MiscInfo" not in drop:
         w.stream("MiscInfo", struct.pack("<IIIIII", 24, 3, core.threads[0]["tid"], now - 5, 0, 0))
-    if "LinuxMaps" not in drop:
+    if memory_info and "MemoryInfoList" not in drop:
+        entries = b"".join(struct.pack("<QQIIQIIII", base, base, protect, 0, size, 0x1000, protect, 0x1000000, 0)
+                           for base, size, protect in memory_info)
+        w.stream("MemoryInfoList", struct.pack("<IIQ", 16, 48, len(memory_info)) + entries)
+    if "LinuxMaps" not in drop and platform == 0x8201:
         lines = []
         for vaddr, memsz, _, _, flags in sorted(core.segments):
             path, offset = "", 0
