@@ -256,7 +256,11 @@ llvm::Error Reader::readThreads() {
     }
     out.stack_start = thread.Stack.StartOfMemoryRange;
     out.stack_size = thread.Stack.Memory.DataSize;
-    if (auto stack = bytes_.at(thread.Stack.Memory.RVA, thread.Stack.Memory.DataSize)) {
+    // A full-memory dump (Memory64List) may give the stack's range with no
+    // bytes of its own (RVA 0): they are in the memory list.
+    if (thread.Stack.Memory.RVA == 0) {
+      out.stack_size = 0;
+    } else if (auto stack = bytes_.at(thread.Stack.Memory.RVA, thread.Stack.Memory.DataSize)) {
       if (!stack->empty())
         out_.memory.add({out.stack_start, stack->size(), stack->size(),
                          reinterpret_cast<const uint8_t*>(stack->data())});

@@ -23,7 +23,7 @@ NT_PRSTATUS, NT_SIGINFO, NT_FILE = 1, 0x53494749, 0x46494C45
 EM_386, EM_ARM, EM_X86_64, EM_AARCH64 = 3, 40, 62, 183
 FATAL = {4, 5, 6, 7, 8, 11, 31}  # SIGILL SIGTRAP SIGABRT SIGBUS SIGFPE SIGSEGV SIGSYS
 
-STREAMS = {"ThreadList": 3, "ModuleList": 4, "MemoryList": 5, "Exception": 6, "SystemInfo": 7,
+STREAMS = {"ThreadList": 3, "ModuleList": 4, "MemoryList": 5, "Memory64List": 9, "Exception": 6, "SystemInfo": 7,
            "MiscInfo": 15, "MemoryInfoList": 16, "BreakpadInfo": 0x47670001, "LinuxMaps": 0x47670009, "ThreadNameList": 24}
 # Stack bytes kept below the stack pointer (the red zone) and above it.
 BELOW_SP, STACK_BYTES = 128, 128 * 1024
@@ -203,12 +203,14 @@ class Writer:
 
 
 def convert(core, drop=(), context_size=None, names=None, modules=None, platform=0x8201, exception_code=None,
-            memory_info=None):
+            memory_info=None, memory64=False):
     """`modules`: [(base, size, path, CodeView record)] in place of those
     NT_FILE gives; `platform`: SystemInfo's PlatformId (Linux by default);
     `exception_code`: the Exception stream's code in place of the signal;
     `memory_info`: [(base, size, PAGE_* protection)] for a MemoryInfoList,
-    as Windows clients write one."""
+    as Windows clients write one; `memory64`: the memory in a Memory64List
+    (as full-memory dumps hold it), the threads' stack ranges without bytes
+    of their own."""
     w = Writer()
     now = 1700000000
     crashed = next((t for t in core.threads if t["signal"] in FATAL),
@@ -216,12 +218,13 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
     arch = {EM_X86_64: 9, EM_AARCH64: 12, EM_ARM: 5, EM_386: 0}[core.machine]
 
     # Stacks (each thread's own descriptor, and the MemoryList, as clients write them).
-    stacks = {}
+    stacks, stack_bytes = {}, {}
     for thread in core.threads:
         sp = core.stack_pointer(thread)
         start = max(0, (sp - BELOW_SP) & ~0xf)
         data = core.read(start, STACK_BYTES)
-        stacks[thread["tid"]] = (start, w.put(data), len(data))
+        stack_bytes[thread["tid"]] = (start, data)
+        stacks[thread["tid"]] = (start, 0 if memory64 else w.put(data), len(data))
     # The bytes around the crashing instruction, as Breakpad's client adds them.
     pc = core.pc(crashed)
     code = core.read(pc - 128, 256)
@@ -255,7 +258,12 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
                  b"".join(struct.pack("<IQ", tid, rva) for tid, rva in entries))
 
     memory = [(s, r, n) for s, r, n in stacks.values()] + ([code_region] if code_region else [])
-    if "MemoryList" not in drop:
+    if memory64:
+        ranges = sorted(stack_bytes.values())
+        data_rva = w.put(b"".join(d for _, d in ranges))
+        w.stream("Memory64List", struct.pack("<QQ", len(ranges), data_rva) +
+                 b"".join(struct.pack("<QQ", s, len(d)) for s, d in ranges))
+    elif "MemoryList" not in drop:
         w.stream("MemoryList", struct.pack("<I", len(memory)) +
                  b"".join(struct.pack("<QII", s, n, r) for s, r, n in memory))
 

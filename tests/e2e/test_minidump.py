@@ -249,6 +249,12 @@ def x86_64(args, report, tmp):
                     if [f["function"] for f in both["threads"][0]["frames"]] != \
                             [f["function"] for f in ours["threads"][0]["frames"]]:
                         report.fail(f"{label}: a second store is not searched")
+                    # The memory in a Memory64List (full-memory dumps; Breakpad reads none).
+                    full = os.path.join(directory, "memory64.dmp")
+                    to_minidump(gcore, full, memory64=True)
+                    n, _ = walk.compare(f"{label} Memory64List", walk_json(args, [store], full), oracle,
+                                        aliases, report)
+                    frames += n
                     # No exception stream: the requesting thread from BreakpadInfo.
                     quiet = os.path.join(directory, "no-exception.dmp")
                     to_minidump(gcore, quiet, drop=["Exception"])

@@ -9,7 +9,11 @@ make of the PDB fixtures (x86_64 C++ with inlined calls, x86 with
 FrameData), their 4 KiB MSF pages repacked into 512-byte ones so that each
 fits libFuzzer's 64 KiB -max_len; pe the PE files of the same builds, one
 with its PDB appended (the pe target pairs them); http_answers what the
-symbol servers of the upload tests answer.
+symbol servers of the upload tests answer; minidump the minidumps
+tests/e2e/core_to_minidump.py writes of the same small cores (x86_64,
+arm64: every stream a client writes, the memory in a MemoryList or a
+Memory64List, lldb's 720-byte contexts) and of an x86 thread in a PE
+module (STACK WIN's path).
 
 make_seeds.py OUT_DIR [TARGET...]  writes OUT_DIR/<target>/... (every
 target when none is named)."""
@@ -159,9 +163,32 @@ HTTP_ANSWERS = {
 }
 
 
+def minidump_seeds(out, library):
+    sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+    import core_to_minidump as writer
+    base = 0x7f0000000000
+    module = [(base, 0x5000, "/opt/app/libwalk.so", b"LEpB" + bytes(range(20)))]
+    for machine, label in ((62, "x86_64"), (183, "arm64")):
+        parsed = writer.Core(core(machine, library[:4096], "/opt/app/libwalk.so"))
+        variants = {"": {}, "-memory64": {"memory64": True}, "-names": {"names": {4242: "main"}}}
+        if machine == 62:
+            variants["-lldb-720"] = {"context_size": 720}
+        for suffix, options in variants.items():
+            with open(os.path.join(out, label + suffix), "wb") as fh:
+                fh.write(writer.convert(parsed, modules=module, **options))
+    # An x86 thread stopped in a PE module, as Windows clients write it.
+    stack = struct.pack("<8I", 0x11, 0x22, 0x400000 + 0x2010, 0x33, 0x44, 0x0012ff70, 0x400000 + 0x3010, 0)
+    state = writer.ThreadState({"eip": 0x401050, "esp": 0x12ff00, "ebp": 0x12ff40}, 0x12ff00, stack + bytes(64))
+    rsds = b"RSDS" + bytes(16) + struct.pack("<I", 1) + b"app.pdb\0"
+    with open(os.path.join(out, "x86-windows"), "wb") as fh:
+        fh.write(writer.convert(state, modules=[(0x400000, 0x4000, "C:\\app\\app.exe", rsds)], platform=2,
+                                exception_code=0xc0000005, memory_info=[(0x401000, 0x1000, 0x20)]))
+
+
 def main():
     out = sys.argv[1]
-    targets = sys.argv[2:] or ["dump_elf", "dwarf_sections", "core_file", "pdb", "pe", "http_answers"]
+    targets = sys.argv[2:] or ["dump_elf", "dwarf_sections", "core_file", "pdb", "pe", "http_answers",
+                               "minidump"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
     if "http_answers" in targets:
@@ -180,7 +207,7 @@ def main():
                     if name.startswith("shapes"):
                         with open(os.path.join(out, "pe", name + "+pdb"), "wb") as fh:
                             fh.write(image + pdb)
-        if not {"dump_elf", "dwarf_sections", "core_file"} & set(targets):
+        if not {"dump_elf", "dwarf_sections", "core_file", "minidump"} & set(targets):
             return
         for name, (cc, dwarf) in BUILDS.items():
             binary = os.path.join(tmp, name + ".so")
@@ -199,6 +226,8 @@ def main():
                 for machine, label in ((62, "x86_64"), (183, "arm64")):
                     with open(os.path.join(out, "core_file", label), "wb") as fh:
                         fh.write(core(machine, data[:4096], "/opt/app/libwalk.so"))
+            if name == "gcc-dwarf5" and "minidump" in targets:
+                minidump_seeds(os.path.join(out, "minidump"), data)
 
 
 if __name__ == "__main__":
