@@ -24,6 +24,8 @@ PACKAGES=(
   llvm-19 clang-19 lld-19 gcc-12-multilib g++-12-multilib
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu gcc-arm-linux-gnueabihf
   gcc-riscv64-linux-gnu gcc-mips64el-linux-gnuabi64
+  # 32-bit arm programs (not freestanding) for the minidump walk under qemu-arm
+  libc6-dev-armhf-cross
   binutils elfutils dwz xz-utils gdb debuginfod python3 file
   python3.11-dbg libc6-dbg
   # arm64 crashes for the stack-walk test: run under qemu-user, read by gdb

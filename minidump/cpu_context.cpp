@@ -39,7 +39,6 @@ constexpr size_t kX86Needed = 0xc8;    // through SegSs
 constexpr size_t kAmd64Needed = 0x100; // through Rip
 constexpr size_t kArmNeeded = 4 + 16 * 4 + 4;
 constexpr size_t kArm64Needed = 8 + 33 * 8;
-constexpr size_t kArm64OldNeeded = 8 + 33 * 8 + 4;
 constexpr size_t kMipsNeeded = 8 + 32 * 8 + 16 + 32 + 8; // through epc
 constexpr size_t kRiscvNeeded = 8 + 32 * 4;
 constexpr size_t kRiscv64Needed = 8 + 32 * 8;

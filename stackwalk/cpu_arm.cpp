@@ -1,6 +1,7 @@
 // 32-bit arm, in Breakpad's order: STACK CFI (not on iOS), then the r7
 // frame-pointer chain (iOS only: Breakpad follows no r11 chain), then
-// scanning.
+// scanning; ours returns from a context frame without CFI to its link
+// register first.
 #include "stackwalk/cpu_unwinder.h"
 
 namespace dumpsyms {
@@ -13,6 +14,11 @@ public:
   const char* programCounter() const override { return "pc"; }
   const char* stackPointer() const override { return "sp"; }
   uint64_t callInstruction(uint64_t return_address) const override { return return_address - 2; }
+  // A return into Thumb code has bit 0 set (it says the mode, not the
+  // address); Breakpad keeps it.
+  uint64_t codeAddress(uint64_t value, const StackWalker& walker) const override {
+    return walker.options().breakpad_rules ? value : value & ~uint64_t(1);
+  }
 
   std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames, StackWalker& walker,
                                     std::string& end) override {
@@ -30,6 +36,11 @@ public:
     }
     if (ios_ && byFramePointer(callee, walker, caller))
       return caller;
+    // Ours: a context frame without CFI (hand-written assembly such as
+    // libc's string functions, whose exception table says nothing) is most
+    // likely a leaf, which returns to the link register.
+    if (!walker.options().breakpad_rules && frames.size() == 1 && byLinkRegister(callee, walker, caller))
+      return caller;
     auto sp = callee.registers.find("sp");
     if (sp == callee.registers.end())
       return std::nullopt;
@@ -45,6 +56,22 @@ public:
   }
 
 private:
+  bool byLinkRegister(const WalkedFrame& callee, StackWalker& walker, WalkedFrame& caller) {
+    auto lr = callee.registers.find("lr");
+    auto sp = callee.registers.find("sp");
+    if (lr == callee.registers.end() || sp == callee.registers.end())
+      return false;
+    uint64_t return_address = codeAddress(lr->second, walker);
+    if (!walker.seemsCode(return_address))
+      return false;
+    caller.registers = callee.registers;
+    caller.registers["pc"] = return_address;
+    caller.registers.erase("lr");
+    caller.pc = return_address;
+    caller.trust = FrameTrust::Leaf;
+    return true;
+  }
+
   bool byFramePointer(const WalkedFrame& callee, StackWalker& walker, WalkedFrame& caller) {
     auto fp = callee.registers.find("r7");
     auto lr = callee.registers.find("lr");

@@ -111,6 +111,15 @@ const SnapshotModule* StackWalker::moduleAt(uint64_t address) const {
   return snapshot_.moduleAt(address, /*mapped=*/!options_.breakpad_rules);
 }
 
+bool StackWalker::isEntryPoint(const WalkedFrame& frame) const {
+  if (!frame.symbols)
+    return false;
+  AddressInfo info = frame.symbols->lookup.lookup(frame.instruction - frame.module->base);
+  std::string name =
+      info.frames.empty() ? info.public_name.value_or("") : info.frames.back().function;
+  return name == "_start" || name == "__start";
+}
+
 bool StackWalker::isTrampoline(const WalkedFrame& frame) const {
   if (!frame.symbols)
     return false;
@@ -207,6 +216,12 @@ ThreadWalk StackWalker::walk(const SnapshotThread& thread) {
     }
     const WalkedFrame& callee = walk.frames.back();
     bool is_context = walk.frames.size() == 1;
+    // The process's entry point has no caller, where no CFI says so
+    // (arm's exception tables mark _start only as not unwindable).
+    if (!options_.breakpad_rules && isEntryPoint(callee)) {
+      walk.end = "the process's entry point (_start)";
+      break;
+    }
     std::string end;
     std::optional<WalkedFrame> caller = cpu_->caller(walk.frames, *this, end);
     if (!caller) {

@@ -100,6 +100,8 @@ public:
   bool byScan(uint64_t sp, bool is_context, uint64_t& return_address, uint64_t& found_at);
   bool scanWords(uint64_t sp, uint64_t words, uint64_t& return_address, uint64_t& found_at);
   bool isTrampoline(const WalkedFrame& frame) const;
+  // In the ELF entry point, _start: no caller.
+  bool isEntryPoint(const WalkedFrame& frame) const;
 
 private:
   const ProcessSnapshot& snapshot_;
