@@ -24,7 +24,7 @@ EM_386, EM_ARM, EM_X86_64, EM_AARCH64 = 3, 40, 62, 183
 FATAL = {4, 5, 6, 7, 8, 11, 31}  # SIGILL SIGTRAP SIGABRT SIGBUS SIGFPE SIGSEGV SIGSYS
 
 STREAMS = {"ThreadList": 3, "ModuleList": 4, "MemoryList": 5, "Memory64List": 9, "Exception": 6, "SystemInfo": 7,
-           "MiscInfo": 15, "MemoryInfoList": 16, "BreakpadInfo": 0x47670001, "LinuxMaps": 0x47670009, "ThreadNameList": 24}
+           "UnloadedModuleList": 14, "MiscInfo": 15, "MemoryInfoList": 16, "BreakpadInfo": 0x47670001, "LinuxMaps": 0x47670009, "ThreadNameList": 24}
 # Stack bytes kept below the stack pointer (the red zone) and above it.
 BELOW_SP, STACK_BYTES = 128, 128 * 1024
 
@@ -203,14 +203,16 @@ class Writer:
 
 
 def convert(core, drop=(), context_size=None, names=None, modules=None, platform=0x8201, exception_code=None,
-            memory_info=None, memory64=False):
+            memory_info=None, memory64=False, unloaded=(), dump_thread=0x7ffffff0):
     """`modules`: [(base, size, path, CodeView record)] in place of those
     NT_FILE gives; `platform`: SystemInfo's PlatformId (Linux by default);
     `exception_code`: the Exception stream's code in place of the signal;
     `memory_info`: [(base, size, PAGE_* protection)] for a MemoryInfoList,
     as Windows clients write one; `memory64`: the memory in a Memory64List
     (as full-memory dumps hold it), the threads' stack ranges without bytes
-    of their own."""
+    of their own; `unloaded`: paths of modules to list as unloaded
+    (UnloadedModuleList) rather than loaded; `dump_thread`: the thread
+    BreakpadInfo names as the one that wrote the dump."""
     w = Writer()
     now = 1700000000
     crashed = next((t for t in core.threads if t["signal"] in FATAL),
@@ -274,6 +276,8 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
             if offset == 0 and os.path.exists(path):
                 last = max(e for s, e, o, p in core.files if p == path and s >= start)
                 modules.append((start, last - start, path, b"LEpB" + build_id(path)))
+    gone = [m for m in modules if m[2] in unloaded]
+    modules = [m for m in modules if m[2] not in unloaded]
     records = bytearray(struct.pack("<I", len(modules)))
     for base, size, path, cv in modules:
         name = w.put(utf16(path))
@@ -283,6 +287,10 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
             struct.pack("<IIIIQQ", len(cv), cv_rva, 0, 0, 0, 0)
     if "ModuleList" not in drop:
         w.stream("ModuleList", bytes(records))
+    if gone:
+        entries = b"".join(struct.pack("<QIIII", base, size, 0, 0, w.put(utf16(path)))
+                           for base, size, path, _ in gone)
+        w.stream("UnloadedModuleList", struct.pack("<III", 12, 24, len(gone)) + entries)
 
     if "Exception" not in drop:
         signo, code_, address = core.siginfo if core.siginfo and core.siginfo[0] == crashed["signal"] \
@@ -296,7 +304,7 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
 
     if "BreakpadInfo" not in drop:
         # The dump thread (the handler's, not in the list) and the one that crashed.
-        w.stream("BreakpadInfo", struct.pack("<III", 3, 0x7ffffff0, crashed["tid"]))
+        w.stream("BreakpadInfo", struct.pack("<III", 3, dump_thread, crashed["tid"]))
     if "MiscInfo" not in drop:
         w.stream("MiscInfo", struct.pack("<IIIIII", 24, 3, core.threads[0]["tid"], now - 5, 0, 0))
     if memory_info and "MemoryInfoList" not in drop:

@@ -256,6 +256,35 @@ def x86_64(args, report, tmp):
                     n, _ = walk.compare(f"{label} Memory64List", walk_json(args, [store], full), oracle,
                                         aliases, report)
                     frames += n
+                    # A module listed as unloaded still names its frames (no symbols).
+                    library = os.path.join(directory, "libwalk.so")
+                    gone = os.path.join(directory, "unloaded.dmp")
+                    to_minidump(gcore, gone, unloaded=[os.path.realpath(library), library])
+                    top = walk_json(args, [store], gone)["threads"][0]["frames"][0]
+                    if top["module"] != "libwalk.so" or top["function"] or \
+                            "libwalk.so + 0x" not in sh(args.minidump_stackwalk, gone, store).stdout:
+                        report.fail(f"{label}: a frame in an unloaded module: {top}")
+                    # The thread that wrote the dump is not walked, nor numbered.
+                    writer = os.path.join(directory, "dump-thread.dmp")
+                    to_minidump(gcore, writer, dump_thread=oracle[1]["tid"])
+                    mine = walk_json(args, [store], writer)
+                    if [t["tid"] for t in mine["threads"]] != [oracle[0]["tid"]] or \
+                            "\nThread 1\n" in sh(args.minidump_stackwalk, writer, store).stdout:
+                        report.fail(f"{label}: the dump thread is walked: {[t['tid'] for t in mine['threads']]}")
+                    # Corrupt symbols: used, and said.
+                    corrupt = os.path.join(directory, "corrupt-store")
+                    shutil.copytree(store, corrupt, symlinks=True)
+                    sym = next(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(corrupt, "libwalk.so"))
+                               for f in fs if f.endswith(".sym"))
+                    with open(sym, "a") as fh:
+                        fh.write("FUNC this is not a record\n")
+                    bad = walk_json(args, [corrupt], dump)
+                    status = {m["name"]: m["symbols"] for m in bad["modules"]}
+                    human = sh(args.minidump_stackwalk, dump, corrupt).stdout
+                    if status.get("libwalk.so") != "corrupt" or bad["threads"][0]["frames"][0]["function"] != \
+                            ours["threads"][0]["frames"][0]["function"] or "(WARNING: Corrupt symbols, libwalk.so" \
+                            not in human:
+                        report.fail(f"{label}: corrupt symbols not used and said: {status}")
                     # No exception stream: the requesting thread from BreakpadInfo.
                     quiet = os.path.join(directory, "no-exception.dmp")
                     to_minidump(gcore, quiet, drop=["Exception"])
