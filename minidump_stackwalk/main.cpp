@@ -89,8 +89,10 @@ int main(int argc, char** argv) {
     case 'b':
       options.brief = true;
       break;
-    case 's': // stack contents: accepted; not printed (docs/STACKWALK.md)
-    case 'd': // pointer dump: likewise
+    case 's':
+      options.stack_contents = true;
+      break;
+    case 'd': // pointer dump: accepted, not printed (docs/STACKWALK.md)
       break;
     default:
       usage(argv[0], stderr);

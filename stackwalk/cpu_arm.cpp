@@ -39,7 +39,8 @@ public:
     // Ours: a context frame without CFI (hand-written assembly such as
     // libc's string functions, whose exception table says nothing) is most
     // likely a leaf, which returns to the link register.
-    if (!walker.options().breakpad_rules && frames.size() == 1 && byLinkRegister(callee, walker, caller))
+    if (!walker.options().breakpad_rules && frames.size() == 1 &&
+        byLinkRegister(callee, walker, caller))
       return caller;
     auto sp = callee.registers.find("sp");
     if (sp == callee.registers.end())

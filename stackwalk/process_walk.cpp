@@ -106,8 +106,8 @@ ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>
   std::optional<uint32_t> requesting =
       process.crash ? std::optional(process.crash->thread_id) : process.requesting_thread_id;
 
-  SymbolSupplier symbols(stores);
-  StackWalker walker(process, symbols, options);
+  out.supplier = std::make_shared<SymbolSupplier>(stores);
+  StackWalker walker(process, *out.supplier, options);
   for (const SnapshotThread& thread : process.threads) {
     if (process.dump_thread_id && thread.id == *process.dump_thread_id &&
         !(requesting && *requesting == thread.id))
@@ -155,6 +155,7 @@ ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>
     status.status = lookup.status;
     status.problem = lookup.problem;
     if (lookup.symbols) {
+      status.symbols = lookup.symbols;
       status.path = lookup.symbols->path;
       status.corrupt = lookup.symbols->corrupt;
     }

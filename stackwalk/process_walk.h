@@ -53,6 +53,7 @@ struct ModuleSymbolStatus {
   bool corrupt = false;   // loaded, with records the parser could not read
   bool walked = false;    // a walked frame is in it (Breakpad warns only for those)
   bool looked_up = false; // the walk asked for its symbols (status says nothing otherwise)
+  const ModuleSymbols* symbols = nullptr; // when loaded (kept by the walk's supplier)
 };
 
 struct ProcessWalk {
@@ -66,6 +67,7 @@ struct ProcessWalk {
   std::vector<ModuleSymbolStatus> modules;            // in snapshot->modules order
   std::vector<const SnapshotModule*> walked_unloaded; // unloaded modules frames are in
   bool symbols_given = false;                         // any store was given
+  std::shared_ptr<SymbolSupplier> supplier;           // keeps the symbols the walk loaded
 };
 
 // Reads a minidump or an ELF core, whichever the file is.

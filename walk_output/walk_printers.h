@@ -20,6 +20,7 @@ struct BreakpadPrintOptions {
   bool requesting_thread_only = false; // -c
   std::optional<int> thread_index;     // -t N
   bool brief = false;                  // -b
+  bool stack_contents = false;         // -s
 };
 void printWalkBreakpad(const ProcessWalk& walk, const BreakpadPrintOptions& options,
                        std::FILE* out);

@@ -87,6 +87,15 @@ def check_breakpad_forms(args, label, store, dump, ours, report):
         report.fail(f"{label}: the Breakpad header does not say Linux and the signal: {text[:300]!r}")
     if not re.search(r"^Thread \d+ \(crashed\)$", text, re.M) or "\nLoaded modules:\n" not in text:
         report.fail(f"{label}: no crashed thread or no module list in the Breakpad form")
+    # -s: each frame's stack, whose words include its caller's return
+    # address, named by the function it returns into.
+    contents = sh(args.minidump_stackwalk, "-s", dump, store).stdout
+    callers = [f for f in ours["threads"][0]["frames"][1:] if not f["inlined"] and f["function"]]
+    for caller in callers[:3]:
+        want = f"= 0x{int(caller['address'], 16):016x} <{caller['function']}>"
+        if "Stack contents:" not in contents or want not in contents:
+            report.fail(f"{label}: -s does not show {want!r}")
+            break
     # The crashed thread's frames, as -m lists them, against the JSON walk.
     crashed = ours["threads"][0]
     lines = [l.split("|") for l in machine.stdout.splitlines() if re.match(r"^\d+\|\d+\|", l)]
