@@ -154,37 +154,10 @@ llvm::Error CoreFile::readNotes(llvm::StringRef bytes) {
     warnings_.push_back("the core is truncated: some of its memory is not in the file");
   std::sort(segments_.begin(), segments_.end(),
             [](const CoreSegment& a, const CoreSegment& b) { return a.address < b.address; });
+  for (const CoreSegment& segment : segments_)
+    memory_.add({segment.address, segment.size, segment.bytes_in_file, segment.data});
+  memory_.finish(warnings_);
   return llvm::Error::success();
-}
-
-const CoreSegment* CoreFile::segmentAt(uint64_t address) const {
-  auto after = std::upper_bound(segments_.begin(), segments_.end(), address,
-                                [](uint64_t a, const CoreSegment& s) { return a < s.address; });
-  if (after == segments_.begin())
-    return nullptr;
-  const CoreSegment& segment = *std::prev(after);
-  return address - segment.address < segment.size ? &segment : nullptr;
-}
-
-std::optional<std::vector<uint8_t>> CoreFile::read(uint64_t address, uint64_t size) const {
-  const CoreSegment* segment = segmentAt(address);
-  if (!segment)
-    return std::nullopt;
-  uint64_t offset = address - segment->address;
-  if (offset > segment->bytes_in_file || size > segment->bytes_in_file - offset)
-    return std::nullopt;
-  return std::vector<uint8_t>(segment->data + offset, segment->data + offset + size);
-}
-
-std::optional<uint64_t> CoreFile::readWord(uint64_t address, unsigned size) const {
-  const CoreSegment* segment = segmentAt(address);
-  if (!segment || (size != 4 && size != 8))
-    return std::nullopt;
-  uint64_t offset = address - segment->address;
-  if (offset > segment->bytes_in_file || size > segment->bytes_in_file - offset)
-    return std::nullopt;
-  const uint8_t* at = segment->data + offset;
-  return size == 8 ? llvm::support::endian::read64le(at) : llvm::support::endian::read32le(at);
 }
 
 } // namespace dumpsyms

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "cfi/postfix_evaluator.h"
+#include "snapshot/process_snapshot.h"
 
 #include <cstdint>
 #include <llvm/Support/Error.h>
@@ -59,11 +60,11 @@ public:
   const std::vector<std::string>& warnings() const { return warnings_; }
 
   // `size` bytes at `address` when the dump holds all of them.
-  std::optional<std::vector<uint8_t>> read(uint64_t address, uint64_t size) const;
-  // A little-endian word of `size` (4 or 8) bytes.
-  std::optional<uint64_t> readWord(uint64_t address, unsigned size) const;
-  // The segment that covers `address` (held in the dump or not).
-  const CoreSegment* segmentAt(uint64_t address) const;
+  std::optional<std::vector<uint8_t>> read(uint64_t address, uint64_t size) const {
+    return memory_.read(address, size);
+  }
+  // The bytes the segments hold, by address.
+  const SnapshotMemory& memory() const { return memory_; }
 
 private:
   CoreFile() = default;
@@ -75,6 +76,7 @@ private:
   std::vector<CoreThread> threads_;
   std::vector<CoreMappedFile> mapped_files_;
   std::vector<CoreSegment> segments_; // by address
+  SnapshotMemory memory_;             // what segments_ hold
   std::vector<std::string> warnings_;
 };
 

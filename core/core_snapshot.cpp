@@ -41,12 +41,10 @@ ProcessSnapshot snapshotOf(std::shared_ptr<CoreFile> core) {
     out.signal = thread.signal;
     snapshot.threads.push_back(std::move(out));
   }
-  for (const CoreSegment& segment : core->segments()) {
-    snapshot.memory.add({segment.address, segment.size, segment.bytes_in_file, segment.data});
+  snapshot.memory = core->memory();
+  for (const CoreSegment& segment : core->segments())
     snapshot.mappings.push_back(
         {segment.address, segment.address + segment.size, segment.executable, 0, ""});
-  }
-  snapshot.memory.finish(snapshot.warnings);
   for (const CoreModule& module : findCoreModules(*core)) {
     SnapshotModule out;
     out.base = module.base;

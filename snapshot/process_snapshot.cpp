@@ -6,6 +6,11 @@
 
 namespace dumpsyms {
 
+std::string pathFileName(const std::string& path) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 const char* cpuName(SnapshotCpu cpu) {
   switch (cpu) {
   case SnapshotCpu::X86:

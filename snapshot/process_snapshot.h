@@ -31,6 +31,10 @@ enum class SnapshotCpu {
   Ppc64
 };
 
+// The file name of a path written on Linux or on Windows (after the last
+// '/' or '\\'), as Breakpad's processor takes a module's name.
+std::string pathFileName(const std::string& path);
+
 // Breakpad's name for the CPU ("x86", "amd64", "arm64", ...).
 const char* cpuName(SnapshotCpu cpu);
 // Bytes in a pointer.

@@ -14,28 +14,21 @@ public:
   const char* programCounter() const override { return "$rip"; }
   const char* stackPointer() const override { return "$rsp"; }
 
-  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames, StackWalker& walker,
-                                    std::string& end) override {
+  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
+                                    StackWalker& walker) override {
     const WalkedFrame& callee = frames.back();
     bool is_context = frames.size() == 1;
-    WalkedFrame caller;
-    StackWalker::CfiResult cfi = walker.byCfi(callee, caller);
-    if (cfi == StackWalker::CfiResult::Outermost) {
-      end = "the outermost frame (its CFI has no return address)";
-      return std::nullopt;
-    }
-    // Breakpad also wants both non-zero.
-    if (cfi == StackWalker::CfiResult::Found && caller.registers["$rip"] != 0 &&
-        caller.registers["$rsp"] != 0)
+    bool done = false;
+    std::optional<WalkedFrame> caller = walker.callerByCfi(callee, done);
+    // (Breakpad also wants both non-zero.)
+    if (done || (caller && caller->registers["$rip"] != 0 && caller->registers["$rsp"] != 0))
       return caller;
     caller = WalkedFrame();
-    if (windows_ && is_context && leafReturn(callee, walker, caller))
+    if (windows_ && is_context && leafReturn(callee, walker, *caller))
       return caller;
-    if (!windows_ && byFramePointer(callee, walker, caller))
+    if (!windows_ && byFramePointer(callee, walker, *caller))
       return caller;
-    if (byScan(callee, is_context, walker, caller))
-      return caller;
-    return std::nullopt;
+    return byScan(callee, is_context, walker);
   }
 
 private:
@@ -78,29 +71,23 @@ private:
     return true;
   }
 
-  bool byScan(const WalkedFrame& callee, bool is_context, StackWalker& walker,
-              WalkedFrame& caller) {
-    auto sp = callee.registers.find("$rsp");
-    if (sp == callee.registers.end())
-      return false;
-    uint64_t return_address = 0, slot = 0;
-    if (!walker.byScan(sp->second, is_context, return_address, slot))
-      return false;
-    caller.registers["$rip"] = return_address;
-    caller.registers["$rsp"] = slot + 8;
+  std::optional<WalkedFrame> byScan(const WalkedFrame& callee, bool is_context,
+                                    StackWalker& walker) {
+    uint64_t slot = 0;
+    std::optional<WalkedFrame> caller = walker.callerByScan(callee, is_context, &slot);
+    if (!caller)
+      return caller;
     // A frame-pointer prologue pushed the caller's RBP right below the
     // return address; a callee RBP above the slot is still the caller's.
     if (auto fp = callee.registers.find("$rbp"); fp != callee.registers.end()) {
       std::optional<uint64_t> pushed =
           fp->second == slot - 8 ? walker.readWord(fp->second) : std::nullopt;
       if (pushed && *pushed > slot)
-        caller.registers["$rbp"] = *pushed;
+        caller->registers["$rbp"] = *pushed;
       else if (fp->second >= slot + 8)
-        caller.registers["$rbp"] = fp->second;
+        caller->registers["$rbp"] = fp->second;
     }
-    caller.pc = return_address;
-    caller.trust = FrameTrust::Scan;
-    return true;
+    return caller;
   }
 
   bool windows_;

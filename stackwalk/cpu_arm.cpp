@@ -20,20 +20,14 @@ public:
     return walker.options().breakpad_rules ? value : value & ~uint64_t(1);
   }
 
-  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames, StackWalker& walker,
-                                    std::string& end) override {
+  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
+                                    StackWalker& walker) override {
     const WalkedFrame& callee = frames.back();
-    WalkedFrame caller;
-    if (!ios_) {
-      StackWalker::CfiResult cfi = walker.byCfi(callee, caller);
-      if (cfi == StackWalker::CfiResult::Outermost) {
-        end = "the outermost frame (its CFI has no return address)";
-        return std::nullopt;
-      }
-      if (cfi == StackWalker::CfiResult::Found)
+    bool done = false;
+    if (!ios_)
+      if (std::optional<WalkedFrame> caller = walker.callerByCfi(callee, done); caller || done)
         return caller;
-      caller = WalkedFrame();
-    }
+    WalkedFrame caller;
     if (ios_ && byFramePointer(callee, walker, caller))
       return caller;
     // Ours: a context frame without CFI (hand-written assembly such as
@@ -42,18 +36,7 @@ public:
     if (!walker.options().breakpad_rules && frames.size() == 1 &&
         byLinkRegister(callee, walker, caller))
       return caller;
-    auto sp = callee.registers.find("sp");
-    if (sp == callee.registers.end())
-      return std::nullopt;
-    uint64_t return_address = 0, slot = 0;
-    if (!walker.byScan(sp->second, frames.size() == 1, return_address, slot))
-      return std::nullopt;
-    caller = WalkedFrame();
-    caller.registers["pc"] = return_address;
-    caller.registers["sp"] = slot + 4;
-    caller.pc = return_address;
-    caller.trust = FrameTrust::Scan;
-    return caller;
+    return walker.callerByScan(callee, frames.size() == 1);
   }
 
 private:

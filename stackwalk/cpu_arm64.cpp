@@ -27,27 +27,18 @@ public:
       lr->second = codeAddress(lr->second, walker);
   }
 
-  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames, StackWalker& walker,
-                                    std::string& end) override {
+  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
+                                    StackWalker& walker) override {
     const WalkedFrame& callee = frames.back();
-    bool is_context = frames.size() == 1;
-    WalkedFrame caller;
-    StackWalker::CfiResult cfi = walker.byCfi(callee, caller);
-    if (cfi == StackWalker::CfiResult::Outermost) {
-      end = "the outermost frame (its CFI has no return address)";
-      return std::nullopt;
-    }
-    if (cfi == StackWalker::CfiResult::Found)
+    bool done = false;
+    if (std::optional<WalkedFrame> caller = walker.callerByCfi(callee, done); caller || done)
       return caller;
-    caller = WalkedFrame();
+    WalkedFrame caller;
     bool found = walker.options().breakpad_rules ? byLinkRegister(frames, walker, caller)
                                                  : byFrameRecord(callee, walker, caller);
     if (found)
       return caller;
-    caller = WalkedFrame();
-    if (byScan(callee, is_context, walker, caller))
-      return caller;
-    return std::nullopt;
+    return byScan(callee, frames.size() == 1, walker);
   }
 
 private:
@@ -137,19 +128,15 @@ private:
     return true;
   }
 
-  bool byScan(const WalkedFrame& callee, bool is_context, StackWalker& walker,
-              WalkedFrame& caller) {
-    auto sp = callee.registers.find("sp");
-    if (sp == callee.registers.end())
-      return false;
-    uint64_t return_address = 0, slot = 0;
-    if (!walker.byScan(sp->second, is_context, return_address, slot))
-      return false;
-    caller.registers["pc"] = return_address;
-    caller.registers["sp"] = slot + 8;
+  std::optional<WalkedFrame> byScan(const WalkedFrame& callee, bool is_context,
+                                    StackWalker& walker) {
+    uint64_t slot = 0;
+    std::optional<WalkedFrame> caller = walker.callerByScan(callee, is_context, &slot);
+    if (!caller)
+      return caller;
     auto fp = callee.registers.find("x29");
     if (walker.options().breakpad_rules) {
-      caller.stale_frame_pointer =
+      caller->stale_frame_pointer =
           fp != callee.registers.end() ? std::optional(fp->second) : callee.stale_frame_pointer;
     } else if (fp != callee.registers.end()) {
       // A frame record pushed right below the return address's slot is
@@ -157,11 +144,9 @@ private:
       std::optional<uint64_t> pushed;
       if (fp->second == slot - 8)
         pushed = walker.readWord(slot - 8);
-      caller.registers["x29"] = pushed ? *pushed : fp->second;
+      caller->registers["x29"] = pushed ? *pushed : fp->second;
     }
-    caller.pc = return_address;
-    caller.trust = FrameTrust::Scan;
-    return true;
+    return caller;
   }
 
   mutable std::optional<uint64_t> mask_;

@@ -16,19 +16,16 @@ public:
     return return_address - 2 * word_;
   }
 
-  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames, StackWalker& walker,
-                                    std::string& end) override {
+  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
+                                    StackWalker& walker) override {
     const WalkedFrame& callee = frames.back();
+    bool done = false;
+    std::optional<WalkedFrame> found = walker.callerByCfi(callee, done);
+    if (found)
+      found->registers["$ra"] = found->pc;
+    if (found || done)
+      return found;
     WalkedFrame caller;
-    StackWalker::CfiResult cfi = walker.byCfi(callee, caller);
-    if (cfi == StackWalker::CfiResult::Outermost) {
-      end = "the outermost frame (its CFI has no return address)";
-      return std::nullopt;
-    }
-    if (cfi == StackWalker::CfiResult::Found) {
-      caller.registers["$ra"] = caller.pc;
-      return caller;
-    }
     // Breakpad scans a 1 KiB window for a return address whose frame's
     // saved frame pointer lies within it.
     auto sp = callee.registers.find("$sp");

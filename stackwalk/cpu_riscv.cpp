@@ -14,18 +14,13 @@ public:
   const char* stackPointer() const override { return "sp"; }
   uint64_t callInstruction(uint64_t return_address) const override { return return_address - 4; }
 
-  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames, StackWalker& walker,
-                                    std::string& end) override {
+  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
+                                    StackWalker& walker) override {
     const WalkedFrame& callee = frames.back();
-    WalkedFrame caller;
-    StackWalker::CfiResult cfi = walker.byCfi(callee, caller);
-    if (cfi == StackWalker::CfiResult::Outermost) {
-      end = "the outermost frame (its CFI has no return address)";
-      return std::nullopt;
-    }
-    if (cfi == StackWalker::CfiResult::Found)
+    bool done = false;
+    if (std::optional<WalkedFrame> caller = walker.callerByCfi(callee, done); caller || done)
       return caller;
-    caller = WalkedFrame();
+    WalkedFrame caller;
     auto fp = callee.registers.find("s0");
     auto ra = callee.registers.find("ra");
     if (fp != callee.registers.end() && ra != callee.registers.end()) {
@@ -45,16 +40,7 @@ public:
         return caller;
       }
     }
-    auto sp = callee.registers.find("sp");
-    if (sp == callee.registers.end())
-      return std::nullopt;
-    uint64_t return_address = 0, slot = 0;
-    if (!walker.byScan(sp->second, frames.size() == 1, return_address, slot))
-      return std::nullopt;
-    caller.registers = {{"pc", return_address}, {"sp", slot + word_}};
-    caller.pc = return_address;
-    caller.trust = FrameTrust::Scan;
-    return caller;
+    return walker.callerByScan(callee, frames.size() == 1);
   }
 
 private:

@@ -19,10 +19,9 @@ public:
   virtual const char* programCounter() const = 0;
   virtual const char* stackPointer() const = 0;
 
-  // The caller of `frames.back()`, or nullopt when none is found (`end`
-  // then says why, when there is more to say than that).
+  // The caller of `frames.back()`, or nullopt when none is found.
   virtual std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
-                                            StackWalker& walker, std::string& end) = 0;
+                                            StackWalker& walker) = 0;
 
   // A return address as code: arm64 strips pointer-authentication bits.
   virtual uint64_t codeAddress(uint64_t value, const StackWalker&) const { return value; }

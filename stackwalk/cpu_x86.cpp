@@ -36,8 +36,8 @@ public:
   const char* programCounter() const override { return "$eip"; }
   const char* stackPointer() const override { return "$esp"; }
 
-  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames, StackWalker& walker,
-                                    std::string& end) override {
+  std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
+                                    StackWalker& walker) override {
     // A new thread's walk: the frames known so far are this thread's.
     if (frames.size() == 1)
       parameter_sizes_.clear();
@@ -48,14 +48,10 @@ public:
     if (info.record)
       if (std::optional<WalkedFrame> found = byStackWin(frames, *info.record, walker))
         return found;
-    WalkedFrame caller;
-    StackWalker::CfiResult cfi = walker.byCfi(callee, caller);
-    if (cfi == StackWalker::CfiResult::Outermost) {
-      end = "the outermost frame (its CFI has no return address)";
-      return std::nullopt;
-    }
-    if (cfi == StackWalker::CfiResult::Found && caller.registers.count("$eip") &&
-        caller.registers.count("$esp") && caller.registers.count("$ebp"))
+    bool done = false;
+    std::optional<WalkedFrame> caller = walker.callerByCfi(callee, done);
+    if (done || (caller && caller->registers.count("$eip") && caller->registers.count("$esp") &&
+                 caller->registers.count("$ebp")))
       return caller;
     return byEbp(callee, frames.size() == 1, walker);
   }
@@ -253,26 +249,20 @@ private:
         return caller;
       }
     }
-    auto esp = callee.registers.find("$esp");
-    if (esp == callee.registers.end())
-      return std::nullopt;
-    uint64_t found = 0, slot = 0;
-    if (!walker.byScan(esp->second, is_context, found, slot))
-      return std::nullopt;
-    caller.registers["$eip"] = found;
-    caller.registers["$esp"] = slot + 4;
+    uint64_t slot = 0;
+    std::optional<WalkedFrame> scanned = walker.callerByScan(callee, is_context, &slot);
+    if (!scanned)
+      return scanned;
     // The word below the return address is the caller's EBP if it points
     // a little way up the stack (a frame-pointer prologue pushed it).
     constexpr uint64_t kMaxReasonableGap = 128 * 1024;
     uint64_t below = slot + 4 - 8;
     std::optional<uint64_t> pushed = walker.readWord(below);
     if (pushed && *pushed > below && *pushed - below <= kMaxReasonableGap)
-      caller.registers["$ebp"] = *pushed;
+      scanned->registers["$ebp"] = *pushed;
     else if (ebp != callee.registers.end())
-      caller.registers["$ebp"] = ebp->second;
-    caller.pc = found;
-    caller.trust = FrameTrust::Scan;
-    return caller;
+      scanned->registers["$ebp"] = ebp->second;
+    return scanned;
   }
 
   // Per frame of the thread being walked: the parameter size its frame

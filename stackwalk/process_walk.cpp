@@ -12,11 +12,6 @@ namespace dumpsyms {
 
 namespace {
 
-std::string fileName(const std::string& path) {
-  size_t slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // One walked frame as the frames a reader sees: its inlined calls first
 // (innermost first), then the frame itself.
 std::vector<ResolvedStackFrame> resolve(const WalkedFrame& frame, const ProcessSnapshot& process) {
@@ -31,13 +26,13 @@ std::vector<ResolvedStackFrame> resolve(const WalkedFrame& frame, const ProcessS
     if (const SnapshotModule* unloaded = process.unloadedModuleAt(frame.instruction)) {
       base.module = unloaded;
       base.unloaded = true;
-      base.module_name = fileName(unloaded->code_file);
+      base.module_name = pathFileName(unloaded->code_file);
       base.offset = frame.pc - unloaded->base;
     }
     return {base};
   }
   base.module = frame.module;
-  base.module_name = fileName(frame.module->code_file);
+  base.module_name = pathFileName(frame.module->code_file);
   base.offset = frame.pc - frame.module->base;
   if (!frame.symbols)
     return {base};
@@ -72,6 +67,16 @@ std::vector<ResolvedStackFrame> resolve(const WalkedFrame& frame, const ProcessS
 }
 
 } // namespace
+
+std::vector<const WalkedThread*> requestingFirst(const ProcessWalk& walk) {
+  std::vector<const WalkedThread*> order;
+  if (walk.requesting)
+    order.push_back(&walk.threads[*walk.requesting]);
+  for (size_t i = 0; i < walk.threads.size(); ++i)
+    if (!walk.requesting || i != *walk.requesting)
+      order.push_back(&walk.threads[i]);
+  return order;
+}
 
 llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path) {
   auto head = llvm::MemoryBuffer::getFileSlice(path, 4, 0, /*IsVolatile=*/false);

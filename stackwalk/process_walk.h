@@ -70,6 +70,10 @@ struct ProcessWalk {
   std::shared_ptr<SymbolSupplier> supplier;           // keeps the symbols the walk loaded
 };
 
+// The threads in the order our forms print them: the requesting thread
+// first, then the others in the file's order.
+std::vector<const WalkedThread*> requestingFirst(const ProcessWalk& walk);
+
 // Reads a minidump or an ELF core, whichever the file is.
 llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path);
 

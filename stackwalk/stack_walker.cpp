@@ -129,29 +129,32 @@ bool StackWalker::isTrampoline(const WalkedFrame& frame) const {
   return isSignalTrampoline(name);
 }
 
-StackWalker::CfiResult StackWalker::byCfi(const WalkedFrame& callee, WalkedFrame& caller) {
+std::optional<WalkedFrame> StackWalker::callerByCfi(const WalkedFrame& callee, bool& done) {
   if (!callee.symbols)
-    return CfiResult::None;
+    return std::nullopt;
   uint64_t offset = callee.lookupAddress() - callee.module->base;
   const CfiFrame* frame = callee.symbols->cfiAt(offset);
   if (!frame)
-    return CfiResult::None;
+    return std::nullopt;
   std::map<std::string, std::string> rules = cfiRulesAt(*frame, offset);
   auto ra = rules.find(".ra");
   // The compiler marks the outermost frame (_start, clone) so. (Breakpad
   // cannot evaluate `.undef`, takes the CFI for unusable and tries the
   // frame pointer and scanning instead.)
-  if (ra != rules.end() && ra->second == ".undef")
-    return options_.breakpad_rules ? CfiResult::None : CfiResult::Outermost;
+  if (ra != rules.end() && ra->second == ".undef") {
+    done = outermost_ = !options_.breakpad_rules;
+    return std::nullopt;
+  }
   uint16_t machine = elfMachine(snapshot_.cpu);
   auto registers = RegisterNames::forMachine(machine, word_size_ == 8);
   if (!registers)
-    return CfiResult::None;
+    return std::nullopt;
   MemoryReader memory = [this](uint64_t address) { return readWord(address); };
   std::optional<RegisterValues> recovered =
       recoverCallerRegisters(rules, callee.registers, *registers, machine, memory);
   if (!recovered)
-    return CfiResult::None;
+    return std::nullopt;
+  WalkedFrame caller;
   caller.registers = std::move(*recovered);
   // (arm64: the recovered pc without pointer-authentication bits, in the
   // register too, as Breakpad keeps it.)
@@ -159,7 +162,25 @@ StackWalker::CfiResult StackWalker::byCfi(const WalkedFrame& callee, WalkedFrame
   pc = cpu_->codeAddress(pc, *this);
   caller.pc = pc;
   caller.trust = FrameTrust::Cfi;
-  return CfiResult::Found;
+  return caller;
+}
+
+std::optional<WalkedFrame> StackWalker::callerByScan(const WalkedFrame& callee, bool is_context,
+                                                     uint64_t* found_at) {
+  auto sp = callee.registers.find(cpu_->stackPointer());
+  if (sp == callee.registers.end())
+    return std::nullopt;
+  uint64_t return_address = 0, slot = 0;
+  if (!byScan(sp->second, is_context, return_address, slot))
+    return std::nullopt;
+  WalkedFrame caller;
+  caller.registers[cpu_->programCounter()] = return_address;
+  caller.registers[cpu_->stackPointer()] = slot + word_size_;
+  caller.pc = return_address;
+  caller.trust = FrameTrust::Scan;
+  if (found_at)
+    *found_at = slot;
+  return caller;
 }
 
 bool StackWalker::byScan(uint64_t sp, bool is_context, uint64_t& return_address,
@@ -222,10 +243,11 @@ ThreadWalk StackWalker::walk(const SnapshotThread& thread) {
       walk.end = "the process's entry point (_start)";
       break;
     }
-    std::string end;
-    std::optional<WalkedFrame> caller = cpu_->caller(walk.frames, *this, end);
+    outermost_ = false;
+    std::optional<WalkedFrame> caller = cpu_->caller(walk.frames, *this);
     if (!caller) {
-      walk.end = end.empty() ? "no caller found by CFI, frame pointer or stack scan" : end;
+      walk.end = outermost_ ? "the outermost frame (its CFI has no return address)"
+                            : "no caller found by CFI, frame pointer or stack scan";
       break;
     }
     if (caller->pc < kLowestCode) {

@@ -90,10 +90,15 @@ public:
   // address: is it in a module (in executable memory, where the dump
   // says) and, where the module has symbols, inside a FUNC or PUBLIC?
   bool seemsCode(uint64_t address);
-  // The caller by the callee's STACK CFI rules; Outermost when they say
-  // there is none (`.ra: .undef`).
-  enum class CfiResult { Found, Outermost, None };
-  CfiResult byCfi(const WalkedFrame& callee, WalkedFrame& caller);
+  // The caller by the callee's STACK CFI rules; nullopt to try the next
+  // way. CFI that marks the frame outermost (`.ra: .undef`) sets `done`:
+  // the walk ends there.
+  std::optional<WalkedFrame> callerByCfi(const WalkedFrame& callee, bool& done);
+  // The caller by scanning the stack from the callee's stack pointer (its
+  // pc the word found, its stack pointer just above); `found_at` gets the
+  // word's address.
+  std::optional<WalkedFrame> callerByScan(const WalkedFrame& callee, bool is_context,
+                                          uint64_t* found_at = nullptr);
   // Scans the stack from `sp` up for a word that seems code, as Breakpad
   // scans: `words` + 1 slots (by default 40, or 160 from the context
   // frame). `found_at` is where the return address was.
@@ -108,6 +113,7 @@ private:
   SymbolSupplier& symbols_;
   WalkOptions options_;
   const SnapshotThread* thread_ = nullptr; // being walked
+  bool outermost_ = false;                 // the CFI said the last frame has no caller
   std::unique_ptr<CpuUnwinder> cpu_;
   unsigned word_size_;
   std::map<const SnapshotModule*, SymbolLookup> status_;

@@ -10,16 +10,7 @@
 
 namespace dumpsyms {
 
-namespace {
-
-// The file name of a path written on Linux or on Windows, as the
-// processor's symbol supplier takes it.
-std::string baseName(const std::string& path) {
-  size_t slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-} // namespace
+namespace {} // namespace
 
 ModuleSymbols::ModuleSymbols(Module module) : lookup(std::move(module)) {
   for (const CfiFrame& frame : lookup.module().cfi_frames)
@@ -82,7 +73,7 @@ const std::map<std::string, std::string>& SymbolSupplier::pathsById(size_t store
 }
 
 SymbolLookup SymbolSupplier::find(const SnapshotModule& module) {
-  std::string name = baseName(module.debug_file.empty() ? module.code_file : module.debug_file);
+  std::string name = pathFileName(module.debug_file.empty() ? module.code_file : module.debug_file);
   const std::string& id = module.debug_id;
   std::string label = name.empty() ? std::string("module") : name;
   if (name.empty() && id.empty())

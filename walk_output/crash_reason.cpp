@@ -1,6 +1,9 @@
 #include "walk_output/crash_reason.h"
 
+#include "walk_output/walk_printers.h"
+
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 namespace dumpsyms {
@@ -300,6 +303,19 @@ bool is32Bit(SnapshotCpu cpu) {
 }
 
 } // namespace
+
+std::string hexAddress(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string signalName(int signal) {
+  if (signal <= 0)
+    return "";
+  const char* name = sigabbrev_np(signal);
+  return name ? std::string("SIG") + name : "signal " + std::to_string(signal);
+}
 
 std::string crashReason(const ProcessSnapshot& snapshot) {
   if (!snapshot.crash)

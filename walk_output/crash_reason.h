@@ -13,6 +13,9 @@ namespace dumpsyms {
 
 std::string crashReason(const ProcessSnapshot& snapshot);
 
+// "SIGSEGV" for 11 (the host's names; Linux's numbers); "" for 0.
+std::string signalName(int signal);
+
 // The fault address: the exception address, or for a Windows access
 // violation the address accessed; 32 bits for 32-bit CPUs.
 uint64_t crashAddress(const ProcessSnapshot& snapshot);

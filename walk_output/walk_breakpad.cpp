@@ -18,11 +18,6 @@ namespace dumpsyms {
 
 namespace {
 
-std::string fileName(const std::string& path) {
-  size_t slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string hex(uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%" PRIx64, value);
@@ -47,14 +42,14 @@ std::string frameText(const ResolvedStackFrame& frame, SnapshotCpu cpu) {
   uint64_t address = printedAddress(frame, cpu);
   if (!frame.module)
     return hex(address);
-  std::string module = fileName(frame.module->code_file);
+  std::string module = pathFileName(frame.module->code_file);
   std::string function = frame.function;
   if (frame.inlined && !frame.origin_known)
     function = "<name omitted>";
   if (function.empty())
     return module + " + " + hex(address - frame.module->base);
   if (!frame.file.empty() && frame.line_base)
-    return module + "!" + function + " [" + fileName(frame.file) + " : " +
+    return module + "!" + function + " [" + pathFileName(frame.file) + " : " +
            std::to_string(frame.line) + " + " + hex(address - *frame.line_base) + "]";
   return module + "!" + function + " + " + hex(address - frame.function_base.value_or(0));
 }
@@ -250,8 +245,8 @@ void printStackContents(const ProcessWalk& walk, const WalkedThread& thread, siz
         return;
       std::fprintf(out,
                    "     *(0x%0*" PRIx64 ") = 0x%0*" PRIx64 " <%s> [%s : %u + 0x%" PRIx64 "]\n",
-                   word * 2, at, word * 2, *value, function.c_str(), fileName(file).c_str(), number,
-                   *value - line_base);
+                   word * 2, at, word * 2, *value, function.c_str(), pathFileName(file).c_str(),
+                   number, *value - line_base);
     };
     if (info.frames.empty()) {
       if (info.public_name)
@@ -304,7 +299,7 @@ std::string moduleWarning(const ProcessWalk& walk, const SnapshotModule& module)
     missing |= status.status == SymbolStatus::Missing;
     corrupt |= status.status == SymbolStatus::Loaded && status.corrupt;
   }
-  std::string id = fileName(module.debug_file) + ", " + module.debug_id;
+  std::string id = pathFileName(module.debug_file) + ", " + module.debug_id;
   if (missing)
     return "  (WARNING: No symbols, " + id + ")";
   if (corrupt)
@@ -396,7 +391,8 @@ void printWalkBreakpad(const ProcessWalk& walk, const BreakpadPrintOptions& opti
     bool main = snapshot.main_module_base && *snapshot.main_module_base != 0 &&
                 module.base == *snapshot.main_module_base;
     std::fprintf(out, "%s - %s  %s  %s%s%s\n", hex8(module.base).c_str(),
-                 hex8(module.base + module.size - 1).c_str(), fileName(module.code_file).c_str(),
+                 hex8(module.base + module.size - 1).c_str(),
+                 pathFileName(module.code_file).c_str(),
                  module.version.empty() ? "???" : module.version.c_str(), main ? "  (main)" : "",
                  moduleWarning(walk, module).c_str());
   }
@@ -422,10 +418,11 @@ void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out) {
   for (const ModuleSymbolStatus& status : walk.modules) {
     const SnapshotModule& module = *status.module;
     bool main = snapshot.main_module_base && module.base == *snapshot.main_module_base;
-    std::fprintf(out, "Module|%s|%s|%s|%s|%s|%s|%d\n", strip(fileName(module.code_file)).c_str(),
-                 strip(module.version).c_str(), strip(fileName(module.debug_file)).c_str(),
-                 strip(module.debug_id).c_str(), hex8(module.base).c_str(),
-                 hex8(module.base + module.size - 1).c_str(), main ? 1 : 0);
+    std::fprintf(out, "Module|%s|%s|%s|%s|%s|%s|%d\n",
+                 strip(pathFileName(module.code_file)).c_str(), strip(module.version).c_str(),
+                 strip(pathFileName(module.debug_file)).c_str(), strip(module.debug_id).c_str(),
+                 hex8(module.base).c_str(), hex8(module.base + module.size - 1).c_str(),
+                 main ? 1 : 0);
   }
   std::fprintf(out, "\n");
   auto printThread = [&](size_t index) {
@@ -439,7 +436,7 @@ void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out) {
       if (!frame.module) {
         tail = "||||" + hex(address);
       } else {
-        std::string module = strip(fileName(frame.module->code_file));
+        std::string module = strip(pathFileName(frame.module->code_file));
         if (function.empty())
           tail = module + "||||" + hex(address - frame.module->base);
         else if (!frame.file.empty() && frame.line_base)

@@ -19,31 +19,15 @@ using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
 
-std::string hex(uint64_t value) {
-  return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
-}
-
 Value orNull(const std::string& text) {
   return text.empty() ? Value(nullptr) : Value(text);
 }
 
-std::string fileName(const std::string& path) {
-  size_t slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string signalName(int signal) {
-  if (signal <= 0)
-    return "";
-  const char* name = sigabbrev_np(signal);
-  return name ? std::string("SIG") + name : "signal " + std::to_string(signal);
-}
-
 Object frameJson(const ResolvedStackFrame& frame) {
   Object object{
-      {"address", hex(frame.address)},
+      {"address", hexAddress(frame.address)},
       {"module", orNull(frame.module_name)},
-      {"offset", frame.offset ? Value(hex(*frame.offset)) : Value(nullptr)},
+      {"offset", frame.offset ? Value(hexAddress(*frame.offset)) : Value(nullptr)},
       {"trust", trustName(frame.inlined ? FrameTrust::Inline : frame.trust)},
       {"function", orNull(frame.function)},
       {"file", orNull(frame.file)},
@@ -51,7 +35,7 @@ Object frameJson(const ResolvedStackFrame& frame) {
       {"inlined", frame.inlined},
   };
   if (frame.from_public && frame.function_base)
-    object["function_offset"] = hex(frame.address - *frame.function_base);
+    object["function_offset"] = hexAddress(frame.address - *frame.function_base);
   return object;
 }
 
@@ -67,12 +51,7 @@ const char* statusName(const ModuleSymbolStatus& status) {
 
 void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
   const ProcessSnapshot& snapshot = *walk.snapshot;
-  std::vector<const WalkedThread*> order;
-  if (walk.requesting)
-    order.push_back(&walk.threads[*walk.requesting]);
-  for (size_t i = 0; i < walk.threads.size(); ++i)
-    if (!walk.requesting || i != *walk.requesting)
-      order.push_back(&walk.threads[i]);
+  std::vector<const WalkedThread*> order = requestingFirst(walk);
   Array threads;
   for (const WalkedThread* thread : order) {
     Array frames;
@@ -96,11 +75,11 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
   Array modules;
   for (const ModuleSymbolStatus& status : walk.modules) {
     const SnapshotModule& module = *status.module;
-    Object object{{"name", orNull(fileName(module.code_file))},
+    Object object{{"name", orNull(pathFileName(module.code_file))},
                   {"path", orNull(module.code_file)},
-                  {"base", hex(module.base)},
-                  {"end", hex(module.end())},
-                  {"debug_file", orNull(fileName(module.debug_file))},
+                  {"base", hexAddress(module.base)},
+                  {"end", hexAddress(module.end())},
+                  {"debug_file", orNull(pathFileName(module.debug_file))},
                   {"debug_id", orNull(module.debug_id)},
                   {"code_id", orNull(module.code_id)},
                   {"build_id", orNull(module.build_id)},
@@ -114,10 +93,10 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
   }
   Array unloaded;
   for (const SnapshotModule& module : snapshot.unloaded_modules)
-    unloaded.push_back(Object{{"name", orNull(fileName(module.code_file))},
+    unloaded.push_back(Object{{"name", orNull(pathFileName(module.code_file))},
                               {"path", orNull(module.code_file)},
-                              {"base", hex(module.base)},
-                              {"end", hex(module.end())},
+                              {"base", hexAddress(module.base)},
+                              {"end", hexAddress(module.end())},
                               {"code_id", orNull(module.code_id)}});
   Array warnings;
   for (const std::string& warning : snapshot.warnings)
@@ -137,9 +116,9 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
   if (snapshot.crash) {
     Array parameters;
     for (uint64_t parameter : snapshot.crash->parameters)
-      parameters.push_back(hex(parameter));
+      parameters.push_back(hexAddress(parameter));
     document["crash"] = Object{{"reason", crashReason(snapshot)},
-                               {"address", hex(crashAddress(snapshot))},
+                               {"address", hexAddress(crashAddress(snapshot))},
                                {"thread", int64_t(snapshot.crash->thread_id)},
                                {"parameters", std::move(parameters)}};
   } else {

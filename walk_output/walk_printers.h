@@ -10,8 +10,12 @@
 
 #include <cstdio>
 #include <optional>
+#include <string>
 
 namespace dumpsyms {
+
+// "0x7f12ab" (lower case, no padding), as our forms write addresses.
+std::string hexAddress(uint64_t value);
 
 void printWalkText(const ProcessWalk& walk, std::FILE* out);
 void printWalkJson(const ProcessWalk& walk, std::FILE* out);

@@ -11,22 +11,6 @@ namespace dumpsyms {
 
 namespace {
 
-std::string hex(uint64_t value) {
-  return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
-}
-
-std::string fileName(const std::string& path) {
-  size_t slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string signalName(int signal) {
-  if (signal <= 0)
-    return "";
-  const char* name = sigabbrev_np(signal);
-  return name ? std::string("SIG") + name : "signal " + std::to_string(signal);
-}
-
 void printThread(const WalkedThread& thread, const ProcessWalk& walk, bool first, std::FILE* out) {
   std::string what = thread.crashed      ? " (crashed)"
                      : thread.requesting ? " (requested the dump)"
@@ -40,15 +24,16 @@ void printThread(const WalkedThread& thread, const ProcessWalk& walk, bool first
                reason.empty() ? "" : " ", reason.c_str());
   size_t number = 0;
   for (const ResolvedStackFrame& frame : thread.frames) {
-    std::string where = frame.module ? frame.module_name + " + " + hex(frame.offset.value_or(0))
-                                     : hex(frame.address);
+    std::string where = frame.module
+                            ? frame.module_name + " + " + hexAddress(frame.offset.value_or(0))
+                            : hexAddress(frame.address);
     std::string name = frame.function.empty() ? "??" : frame.function;
     if (frame.from_public && frame.function_base)
-      name += " + " + hex(frame.address - *frame.function_base);
+      name += " + " + hexAddress(frame.address - *frame.function_base);
     if (!frame.file.empty())
-      name += " at " + fileName(frame.file) + ":" + std::to_string(frame.line);
-    std::fprintf(out, " #%-3zu %-18s %s  %s%s\n", number, hex(frame.address).c_str(), where.c_str(),
-                 name.c_str(), frame.inlined ? " (inlined)" : "");
+      name += " at " + pathFileName(frame.file) + ":" + std::to_string(frame.line);
+    std::fprintf(out, " #%-3zu %-18s %s  %s%s\n", number, hexAddress(frame.address).c_str(),
+                 where.c_str(), name.c_str(), frame.inlined ? " (inlined)" : "");
     if (!frame.inlined)
       std::fprintf(out, "      found by %s\n", trustName(frame.trust));
     ++number;
@@ -63,7 +48,7 @@ void printWalkText(const ProcessWalk& walk, std::FILE* out) {
   bool first = true;
   if (snapshot.format == "minidump" && snapshot.crash) {
     std::fprintf(out, "Crash: %s at %s\n", crashReason(snapshot).c_str(),
-                 hex(crashAddress(snapshot)).c_str());
+                 hexAddress(crashAddress(snapshot)).c_str());
     first = false;
   }
   if (std::string assertion = assertionText(snapshot); !assertion.empty()) {
@@ -71,12 +56,7 @@ void printWalkText(const ProcessWalk& walk, std::FILE* out) {
     first = false;
   }
   // The thread the dump is for first, then the others in the file's order.
-  std::vector<const WalkedThread*> order;
-  if (walk.requesting)
-    order.push_back(&walk.threads[*walk.requesting]);
-  for (size_t i = 0; i < walk.threads.size(); ++i)
-    if (!walk.requesting || i != *walk.requesting)
-      order.push_back(&walk.threads[i]);
+  std::vector<const WalkedThread*> order = requestingFirst(walk);
   for (const WalkedThread* thread : order) {
     if (!first)
       std::fprintf(out, "\n");
@@ -91,7 +71,7 @@ void printWalkText(const ProcessWalk& walk, std::FILE* out) {
       std::fprintf(out, "\nModules without symbols in the store:\n");
     header = true;
     const SnapshotModule& module = *status.module;
-    std::string name = fileName(module.code_file.empty() ? module.debug_id : module.code_file);
+    std::string name = pathFileName(module.code_file.empty() ? module.debug_id : module.code_file);
     std::string why = status.status == SymbolStatus::Loaded
                           ? status.path + ": its symbols have lines that cannot be read"
                           : status.problem;

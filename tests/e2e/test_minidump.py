@@ -333,17 +333,6 @@ def pointer_auth(dump, out, return_addresses):
     return changed
 
 
-# The cross builds: compilers, the target's libraries, qemu-user, the sysroot.
-CROSS = {
-    "arm64": {"compilers": walk.ARM64_COMPILERS, "libs": walk.ARM64_LIBS, "qemu": "qemu-aarch64",
-              "root": "/usr/aarch64-linux-gnu"},
-    "arm": {"compilers": (("gcc", ["arm-linux-gnueabihf-gcc"]),
-                          ("clang-19", ["clang-19", "--target=arm-linux-gnueabihf"])),
-            "libs": ("/usr/arm-linux-gnueabihf/lib/libc.so.6", "/usr/arm-linux-gnueabihf/lib/ld-linux-armhf.so.3"),
-            "qemu": "qemu-arm", "root": "/usr/arm-linux-gnueabihf"},
-}
-
-
 def lost_oracle(oracle, ours, mapped):
     """Where gdb's unwind of a thread reaches a pc no file is mapped at (it
     lost its way), gdb's frames up to there and as many of ours; None when
@@ -351,7 +340,6 @@ def lost_oracle(oracle, ours, mapped):
     def inside(pc):
         return any(start <= pc < end for start, end, _, _ in mapped)
     cut_oracle, cut_ours, lost = [], dict(ours, threads=[]), False
-    by_tid = {t["tid"]: t for t in ours["threads"]}
     for thread in oracle:
         frames = thread["frames"]
         bad = next((i for i, f in enumerate(frames) if not inside(f["pc"])), None)
@@ -366,29 +354,8 @@ def lost_oracle(oracle, ours, mapped):
     return (cut_oracle, cut_ours) if lost else None
 
 
-def cross_crash(directory, mode, cross):
-    """qemu-user's guest core of the crash and the process's memory map."""
-    maps = os.path.join(directory, f"maps.{mode}")
-    before = set(os.listdir(directory))
-
-    def allow_core():
-        walk.resource.setrlimit(walk.resource.RLIMIT_CORE, (walk.resource.RLIM_INFINITY,) * 2)
-
-    sh(cross["qemu"], "-L", cross["root"], os.path.join(directory, "walker"), mode, cwd=directory,
-       env=dict(os.environ, WALK_MAPS=maps), preexec_fn=allow_core)
-    made = set(os.listdir(directory)) - before
-    guest = [n for n in made if n.startswith("qemu_") and n.endswith(".core")]
-    for name in made - set(guest) - {os.path.basename(maps)}:
-        os.unlink(os.path.join(directory, name))  # the host's core of qemu itself
-    if len(guest) != 1 or not os.path.exists(maps):
-        raise SystemExit(f"{cross['qemu']} wrote no guest core for {mode} in {directory}")
-    qemu_core = os.path.join(directory, f"qemu.{mode}.core")
-    os.rename(os.path.join(directory, guest[0]), qemu_core)
-    return qemu_core, maps
-
-
 def cross_arch(args, report, tmp, arch):
-    cross = CROSS[arch]
+    cross = walk.CROSS[arch]
     aliases = walk.Aliases()
     for lib in cross["libs"]:
         aliases.load(lib)
@@ -396,42 +363,18 @@ def cross_arch(args, report, tmp, arch):
     for cc, compiler in cross["compilers"]:
         for frame_pointer in ("-fno-omit-frame-pointer", "-fomit-frame-pointer"):
             directory = os.path.join(tmp, f"{arch}-{cc}{frame_pointer}")
-            os.makedirs(directory)
-            flags = ["-O2", "-g", frame_pointer]
-            sh(*compiler, *flags, "-shared", "-fPIC", "-Wl,-soname,libwalk.so", "-o",
-               os.path.join(directory, "libwalk.so"), os.path.join(walk.SOURCES, "walk_lib.c"), check=True)
-            sh(*compiler, *flags, "-pthread", "-o", os.path.join(directory, "walker"),
-               os.path.join(walk.SOURCES, "walk_main.c"), f"-L{directory}", "-lwalk", "-Wl,-rpath,$ORIGIN",
-               check=True)
-            for lib in cross["libs"]:
-                os.symlink(lib, os.path.join(directory, os.path.basename(lib)))
+            root = walk.build_cross(directory, compiler, frame_pointer, cross)
             store = os.path.join(directory, "store")
             p = sh(args.symstore, "add", store, directory, "-d", "-q")
             if p.returncode != 0:
                 report.fail(f"{arch} {cc}: symstore add: {p.stderr.strip()}")
                 continue
-            root = os.path.join(directory, "sysroot")
-            target = os.path.basename(cross["root"])
-            os.makedirs(os.path.join(root, os.path.dirname(directory).lstrip("/")))
-            os.makedirs(os.path.join(root, "usr"))
-            os.symlink(directory, os.path.join(root, directory.lstrip("/")))
-            os.symlink(cross["root"], os.path.join(root, "usr", target))
-            os.symlink(cross["root"] + "/lib", os.path.join(root, "lib"))
             for mode in walk.MODES[:3]:
                 label = f"{arch} {cc} {frame_pointer} {mode}"
-                qemu_core, maps = cross_crash(directory, mode, cross)
-                core = os.path.join(directory, f"core.{mode}")
-                with open(qemu_core, "rb") as fh, open(maps) as mh, open(core, "wb") as out:
-                    out.write(core_synthesis.kernel_style(fh.read(), mh.read()))
-                out_json = os.path.join(directory, f"gdb.{mode}.json")
-                sh("gdb-multiarch", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-iex",
-                   f"set sysroot {root}", "-x", os.path.join(HERE, "gdb_frames.py"),
-                   os.path.join(directory, "walker"), core, env=dict(os.environ, GDB_FRAMES_OUT=out_json))
-                if not os.path.exists(out_json):
+                _, maps, core, oracle = walk.cross_core(directory, mode, cross, root)
+                if oracle is None:
                     report.fail(f"{label}: gdb-multiarch wrote no frames")
                     continue
-                with open(out_json) as fh:
-                    oracle = json.load(fh)
                 dump = os.path.join(directory, f"{mode}.dmp")
                 to_minidump(core, dump)
                 ours = walk_json(args, [store], dump)

@@ -259,7 +259,42 @@ ARM64_LIBS = ("/usr/aarch64-linux-gnu/lib/libc.so.6", "/usr/aarch64-linux-gnu/li
 ARM64_COMPILERS = (("gcc", ["aarch64-linux-gnu-gcc"]), ("clang-19", ["clang-19", "--target=aarch64-linux-gnu"]))
 
 
-def arm64_crash(directory, mode):
+# The cross builds: compilers, the target's libraries, qemu-user, the sysroot.
+CROSS = {
+    "arm64": {"compilers": ARM64_COMPILERS, "libs": ARM64_LIBS, "qemu": "qemu-aarch64",
+              "root": "/usr/aarch64-linux-gnu"},
+    "arm": {"compilers": (("gcc", ["arm-linux-gnueabihf-gcc"]),
+                          ("clang-19", ["clang-19", "--target=arm-linux-gnueabihf"])),
+            "libs": ("/usr/arm-linux-gnueabihf/lib/libc.so.6", "/usr/arm-linux-gnueabihf/lib/ld-linux-armhf.so.3"),
+            "qemu": "qemu-arm", "root": "/usr/arm-linux-gnueabihf"},
+}
+
+
+def build_cross(directory, compiler, frame_pointer, cross):
+    """The program and its library cross-built into `directory`, the
+    target's libraries linked beside them, and a sysroot where gdb finds the
+    files the core names; returns the sysroot."""
+    os.makedirs(directory)
+    flags = ["-O2", "-g", frame_pointer]
+    sh(*compiler, *flags, "-shared", "-fPIC", "-Wl,-soname,libwalk.so", "-o",
+       os.path.join(directory, "libwalk.so"), os.path.join(SOURCES, "walk_lib.c"), check=True)
+    sh(*compiler, *flags, "-pthread", "-o", os.path.join(directory, "walker"),
+       os.path.join(SOURCES, "walk_main.c"), f"-L{directory}", "-lwalk", "-Wl,-rpath,$ORIGIN", check=True)
+    for lib in cross["libs"]:
+        os.symlink(lib, os.path.join(directory, os.path.basename(lib)))
+    # gdb reads the files the core names, and the libraries the dynamic
+    # linker's list names, below one sysroot (beside the directory, which
+    # symstore reads whole).
+    root = directory + "-sysroot"
+    os.makedirs(os.path.join(root, os.path.dirname(directory).lstrip("/")))
+    os.makedirs(os.path.join(root, "usr"))
+    os.symlink(directory, os.path.join(root, directory.lstrip("/")))
+    os.symlink(cross["root"], os.path.join(root, "usr", os.path.basename(cross["root"])))
+    os.symlink(cross["root"] + "/lib", os.path.join(root, "lib"))
+    return root
+
+
+def cross_crash(directory, mode, cross):
     """qemu-user's guest core of the crash and the process's memory map."""
     maps = os.path.join(directory, f"maps.{mode}")
     before = set(os.listdir(directory))
@@ -267,20 +302,38 @@ def arm64_crash(directory, mode):
     def allow_core():
         resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
 
-    sh("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu", os.path.join(directory, "walker"), mode, cwd=directory,
+    sh(cross["qemu"], "-L", cross["root"], os.path.join(directory, "walker"), mode, cwd=directory,
        env=dict(os.environ, WALK_MAPS=maps), preexec_fn=allow_core)
     made = set(os.listdir(directory)) - before
     guest = [n for n in made if n.startswith("qemu_") and n.endswith(".core")]
     for name in made - set(guest) - {os.path.basename(maps)}:
         os.unlink(os.path.join(directory, name))  # the host's core of qemu itself
     if len(guest) != 1 or not os.path.exists(maps):
-        raise SystemExit(f"qemu-aarch64 wrote no guest core for {mode} in {directory}")
+        raise SystemExit(f"{cross['qemu']} wrote no guest core for {mode} in {directory}")
     qemu_core = os.path.join(directory, f"qemu.{mode}.core")
     os.rename(os.path.join(directory, guest[0]), qemu_core)
     return qemu_core, maps
 
 
+def cross_core(directory, mode, cross, root):
+    """The crash's core made kernel-like, and gdb-multiarch's frames of it
+    (None when it wrote none)."""
+    qemu_core, maps = cross_crash(directory, mode, cross)
+    core = os.path.join(directory, f"core.{mode}")
+    with open(qemu_core, "rb") as fh, open(maps) as mh, open(core, "wb") as out:
+        out.write(core_synthesis.kernel_style(fh.read(), mh.read()))
+    out_json = os.path.join(directory, f"gdb.{mode}.json")
+    sh("gdb-multiarch", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-iex", f"set sysroot {root}",
+       "-x", os.path.join(HERE, "gdb_frames.py"), os.path.join(directory, "walker"), core,
+       env=dict(os.environ, GDB_FRAMES_OUT=out_json))
+    if not os.path.exists(out_json):
+        return qemu_core, maps, core, None
+    with open(out_json) as fh:
+        return qemu_core, maps, core, json.load(fh)
+
+
 def arm64(args, report, tmp):
+    cross = CROSS["arm64"]
     aliases = Aliases()
     for lib in ARM64_LIBS:
         aliases.load(lib)
@@ -288,44 +341,20 @@ def arm64(args, report, tmp):
     for cc, compiler in ARM64_COMPILERS:
         for frame_pointer in ("-fno-omit-frame-pointer", "-fomit-frame-pointer"):
             directory = os.path.join(tmp, f"arm64-{cc}{frame_pointer}")
-            os.makedirs(directory)
-            flags = ["-O2", "-g", frame_pointer]
-            sh(*compiler, *flags, "-shared", "-fPIC", "-Wl,-soname,libwalk.so", "-o",
-               os.path.join(directory, "libwalk.so"), os.path.join(SOURCES, "walk_lib.c"), check=True)
-            sh(*compiler, *flags, "-pthread", "-o", os.path.join(directory, "walker"),
-               os.path.join(SOURCES, "walk_main.c"), f"-L{directory}", "-lwalk", "-Wl,-rpath,$ORIGIN", check=True)
-            for lib in ARM64_LIBS:
-                os.symlink(lib, os.path.join(directory, os.path.basename(lib)))
+            root = build_cross(directory, compiler, frame_pointer, cross)
             store = os.path.join(directory, "store")
             p = sh(args.symstore, "add", store, directory, "-d", "-q")
             if p.returncode != 0:
                 report.fail(f"arm64 {cc}: symstore add: {p.stderr.strip()}")
                 continue
-            # gdb reads the files the core names, and the libraries the
-            # dynamic linker's list names, below one sysroot.
-            root = os.path.join(directory, "sysroot")
-            os.makedirs(os.path.join(root, os.path.dirname(directory).lstrip("/")))
-            os.makedirs(os.path.join(root, "usr"))
-            os.symlink(directory, os.path.join(root, directory.lstrip("/")))
-            os.symlink("/usr/aarch64-linux-gnu", os.path.join(root, "usr", "aarch64-linux-gnu"))
-            os.symlink("/usr/aarch64-linux-gnu/lib", os.path.join(root, "lib"))
             # (Not "handler": qemu-user returns from handlers through a
             # trampoline page of its own, not the kernel's vDSO.)
             for mode in MODES[:3]:
                 label = f"arm64 {cc} {frame_pointer} {mode}"
-                qemu_core, maps = arm64_crash(directory, mode)
-                core = os.path.join(directory, f"core.{mode}")
-                with open(qemu_core, "rb") as fh, open(maps) as mh, open(core, "wb") as out:
-                    out.write(core_synthesis.kernel_style(fh.read(), mh.read()))
-                out_json = os.path.join(directory, f"gdb.{mode}.json")
-                p = sh("gdb-multiarch", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-iex",
-                       f"set sysroot {root}", "-x", os.path.join(HERE, "gdb_frames.py"),
-                       os.path.join(directory, "walker"), core, env=dict(os.environ, GDB_FRAMES_OUT=out_json))
-                if not os.path.exists(out_json):
-                    report.fail(f"{label}: gdb-multiarch wrote no frames: {p.stderr[-300:]}")
+                qemu_core, _, core, oracle = cross_core(directory, mode, cross, root)
+                if oracle is None:
+                    report.fail(f"{label}: gdb-multiarch wrote no frames")
                     continue
-                with open(out_json) as fh:
-                    oracle = json.load(fh)
                 frames, _ = compare(label, stackwalk(args, store, core), oracle, aliases, report)
                 total_frames += frames
                 cores += 1

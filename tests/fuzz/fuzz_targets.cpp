@@ -30,7 +30,18 @@ Target targetNamed(const std::string& name) {
 
 namespace dumpsyms::fuzz {
 
-void walkAndPrint(ProcessSnapshot snapshot) {
+std::unique_ptr<llvm::MemoryBuffer> inputBuffer(const uint8_t* data, size_t size,
+                                                const char* name) {
+  return llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(reinterpret_cast<const char*>(data), size), name);
+}
+
+void walkAndPrint(llvm::Expected<ProcessSnapshot> parsed) {
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return;
+  }
+  ProcessSnapshot snapshot = std::move(*parsed);
   static const std::string empty_store = [] {
     llvm::SmallString<128> dir;
     (void)llvm::sys::fs::createUniqueDirectory("fuzz-empty-store", dir);

@@ -5,14 +5,18 @@
 // and seed, so that a crash once found stays fixed without clang or libFuzzer.
 #pragma once
 
+#include "snapshot/process_snapshot.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <memory>
 #include <string>
 
 namespace dumpsyms {
 class PdbFile;
 class PeImage;
-struct ProcessSnapshot;
 } // namespace dumpsyms
 
 namespace dumpsyms::fuzz {
@@ -39,7 +43,10 @@ void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary)
 
 // Every thread of a snapshot walked (Breakpad's rules and ours) against a
 // store with no symbols, and printed in every form: what the core_file and
-// minidump targets end with.
-void walkAndPrint(ProcessSnapshot snapshot);
+// minidump targets end with (nothing for input the reader refused).
+void walkAndPrint(llvm::Expected<ProcessSnapshot> snapshot);
+
+// The input as a file's bytes, named `name`.
+std::unique_ptr<llvm::MemoryBuffer> inputBuffer(const uint8_t* data, size_t size, const char* name);
 
 } // namespace dumpsyms::fuzz

@@ -7,14 +7,7 @@
 namespace dumpsyms::fuzz {
 
 int minidump(const uint8_t* data, size_t size) {
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
-      llvm::StringRef(reinterpret_cast<const char*>(data), size), "minidump");
-  auto snapshot = parseMinidumpSnapshot(std::move(buffer), "minidump");
-  if (!snapshot) {
-    llvm::consumeError(snapshot.takeError());
-    return 0;
-  }
-  walkAndPrint(std::move(*snapshot));
+  walkAndPrint(parseMinidumpSnapshot(inputBuffer(data, size, "minidump"), "minidump"));
   return 0;
 }
 
