@@ -20,8 +20,10 @@ ModuleSymbols::ModuleSymbols(Module module) : lookup(std::move(module)) {
     return a->range.start < b->range.start;
   });
   for (const StackWinRecord& record : lookup.module().stack_win)
-    if (record.code_size > 0)
+    if (record.code_size > 0 && record.type < longest_stack_win_.size()) {
       stack_win.push_back(&record);
+      longest_stack_win_[record.type] = std::max(longest_stack_win_[record.type], record.code_size);
+    }
   std::stable_sort(
       stack_win.begin(), stack_win.end(),
       [](const StackWinRecord* a, const StackWinRecord* b) { return a->address < b->address; });
@@ -39,13 +41,17 @@ const CfiFrame* ModuleSymbols::cfiAt(uint64_t offset) const {
 const StackWinRecord* ModuleSymbols::stackWinAt(uint64_t offset, uint32_t type) const {
   auto after = std::upper_bound(stack_win.begin(), stack_win.end(), offset,
                                 [](uint64_t a, const StackWinRecord* r) { return a < r->address; });
-  // Records of one type do not overlap in real files, but the other type's
-  // records interleave: look back until one of `type` is found.
+  // The innermost record of `type` holding the offset: the last-starting
+  // one that holds it (records nest: one a prologue step, each to the end
+  // of the function). Further back than the longest record reaches, none
+  // can.
+  uint64_t longest = type < longest_stack_win_.size() ? longest_stack_win_[type] : 0;
   while (after != stack_win.begin()) {
     const StackWinRecord* record = *--after;
-    if (record->type != type)
-      continue;
-    return offset - record->address < record->code_size ? record : nullptr;
+    if (offset - record->address >= longest)
+      break;
+    if (record->type == type && offset - record->address < record->code_size)
+      return record;
   }
   return nullptr;
 }

@@ -11,6 +11,7 @@
 #include "lookup/address_lookup.h"
 #include "snapshot/process_snapshot.h"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -38,9 +39,9 @@ struct ModuleSymbols {
   // Does a FUNC or PUBLIC cover `offset`, as the processor asks before it
   // takes a scanned word for a return address?
   bool hasCodeAt(uint64_t offset) const;
-  // Does the file have any FUNC (a file with only CFI and PUBLIC records
-  // changes how Breakpad judges scanned words)?
-  bool hasFunctions() const { return !lookup.module().functions.empty(); }
+
+private:
+  std::array<uint64_t, 5> longest_stack_win_{}; // the longest record of each type 0-4
 };
 
 enum class SymbolStatus { Loaded, Missing, Corrupt };
