@@ -112,6 +112,9 @@ constexpr uint64_t kMaxMinidumpTextStream = uint64_t(256) << 20;
 // The body of one HTTP answer; the transfer stops there. An S3 listing
 // page (1000 keys of at most 1 KiB) stays below 1.5 MiB.
 constexpr size_t kMaxAnswerBody = size_t(4) << 20;
+// A symbol file fetched from a symbol server (symtool --symbols-url): the
+// largest real ones (a browser's) are a few GiB.
+constexpr uint64_t kMaxFetchedSymbolFile = uint64_t(16) << 30;
 // Characters of an error answer quoted in a message.
 constexpr size_t kMaxQuotedAnswer = 300;
 // Pages of an S3 listing (1000 keys each).

@@ -27,8 +27,9 @@ struct StoreFrameResolver::ModuleSymbols {
   std::optional<uint64_t> dynamic_offset;
 };
 
-StoreFrameResolver::StoreFrameResolver(std::string store, std::map<std::string, std::string> ids)
-    : store_(std::move(store)), ids_(std::move(ids)) {}
+StoreFrameResolver::StoreFrameResolver(std::string store, std::map<std::string, std::string> ids,
+                                       std::shared_ptr<SymbolServers> servers)
+    : store_(std::move(store)), ids_(std::move(ids)), servers_(std::move(servers)) {}
 
 StoreFrameResolver::~StoreFrameResolver() = default;
 
@@ -41,7 +42,7 @@ const StoreFrameResolver::ModuleSymbols* StoreFrameResolver::module(const std::s
     return nullptr;
   }
   auto id = ids_.find(name);
-  auto loaded = loadSymbols({store_, name, id == ids_.end() ? "" : id->second});
+  auto loaded = loadSymbols({store_, name, id == ids_.end() ? "" : id->second, servers_});
   if (!loaded) {
     problem = llvm::toString(loaded.takeError());
     failures_[name] = problem;

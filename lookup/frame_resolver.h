@@ -6,6 +6,7 @@
 
 #include "crash_text/frame_line.h"
 #include "lookup/address_lookup.h"
+#include "symbol_server/symbol_servers.h"
 
 #include <functional>
 #include <map>
@@ -39,7 +40,10 @@ struct PrelinkCorrection {
 class StoreFrameResolver {
 public:
   // `ids`: module name -> debug id, for stores with several builds of one name.
-  StoreFrameResolver(std::string store, std::map<std::string, std::string> ids);
+  // `servers`, when given, are asked for what the store lacks ("" store:
+  // servers only), by the name and the id `ids` gives.
+  StoreFrameResolver(std::string store, std::map<std::string, std::string> ids,
+                     std::shared_ptr<SymbolServers> servers = nullptr);
   ~StoreFrameResolver();
 
   // `return_address`: the frame holds where a call returns to, so the call
@@ -58,6 +62,7 @@ private:
 
   std::string store_;
   std::map<std::string, std::string> ids_;
+  std::shared_ptr<SymbolServers> servers_;
   std::map<std::string, std::unique_ptr<ModuleSymbols>> modules_;
   std::map<std::string, std::string> failures_; // module name -> why it cannot be read
   std::function<void(const PrelinkCorrection&)> observer_;

@@ -11,10 +11,40 @@
 
 namespace dumpsyms {
 
+namespace {
+
+llvm::Expected<std::string> fetchSymbols(const SymbolSourceQuery& query) {
+  std::string what = "the symbol servers";
+  if (query.module.empty())
+    return fileError(what, "say which module to fetch with --module NAME");
+  if (query.id.empty())
+    return fileError(what, "say which build of " + query.module + " to fetch with --id ID");
+  std::string why;
+  auto fetched = query.servers->find({query.module, query.id, "", ""}, why);
+  if (!fetched)
+    return fileError(query.module + " " + query.id, why);
+  return fetched->path;
+}
+
+} // namespace
+
 llvm::Expected<LoadedSymbols> loadSymbols(const SymbolSourceQuery& query) {
   LoadedSymbols loaded;
   loaded.path = query.path;
-  if (llvm::sys::fs::is_directory(query.path)) {
+  bool store_lacks_it =
+      query.path.empty() ||
+      (llvm::sys::fs::is_directory(query.path) && !query.module.empty() &&
+       (query.id.empty()
+            ? storedDebugIds(query.path, query.module).empty()
+            : !llvm::sys::fs::exists(symbolFilePath(query.path, query.module, query.id))));
+  if (query.servers && store_lacks_it) {
+    auto path = fetchSymbols(query);
+    if (!path)
+      return path.takeError();
+    loaded.path = *path;
+  } else if (query.path.empty()) {
+    return fileError("symtool", "no symbol file, store or symbol server given");
+  } else if (llvm::sys::fs::is_directory(query.path)) {
     if (query.module.empty())
       return fileError(query.path, "is a symbol store: say which module with --module NAME");
     std::string id = query.id;

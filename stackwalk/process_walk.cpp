@@ -99,19 +99,19 @@ llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path) {
 }
 
 ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>& stores,
-                        WalkOptions options) {
+                        WalkOptions options, std::shared_ptr<SymbolServers> servers) {
   ProcessWalk out;
   auto owned = std::make_shared<const ProcessSnapshot>(std::move(snapshot));
   out.snapshot = owned;
   const ProcessSnapshot& process = *owned;
   out.crashed = process.crash.has_value();
-  out.symbols_given = !stores.empty();
+  out.symbols_given = !stores.empty() || servers;
   // The thread the dump is for: the crash's, else the one Breakpad's
   // client names as having asked for it.
   std::optional<uint32_t> requesting =
       process.crash ? std::optional(process.crash->thread_id) : process.requesting_thread_id;
 
-  out.supplier = std::make_shared<SymbolSupplier>(stores);
+  out.supplier = std::make_shared<SymbolSupplier>(stores, std::move(servers));
   StackWalker walker(process, *out.supplier, options);
   for (const SnapshotThread& thread : process.threads) {
     if (process.dump_thread_id && thread.id == *process.dump_thread_id &&

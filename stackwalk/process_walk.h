@@ -77,7 +77,8 @@ std::vector<const WalkedThread*> requestingFirst(const ProcessWalk& walk);
 // Reads a minidump or an ELF core, whichever the file is.
 llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path);
 
+// Symbols come from `stores` (searched in order), then from `servers`.
 ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>& stores,
-                        WalkOptions options = {});
+                        WalkOptions options = {}, std::shared_ptr<SymbolServers> servers = nullptr);
 
 } // namespace dumpsyms

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <optional>
 
 namespace dumpsyms {
 
@@ -61,7 +62,9 @@ bool ModuleSymbols::hasCodeAt(uint64_t offset) const {
   return !info.frames.empty() || info.public_name.has_value();
 }
 
-SymbolSupplier::SymbolSupplier(std::vector<std::string> stores) : stores_(std::move(stores)) {}
+SymbolSupplier::SymbolSupplier(std::vector<std::string> stores,
+                               std::shared_ptr<SymbolServers> servers)
+    : stores_(std::move(stores)), servers_(std::move(servers)) {}
 SymbolSupplier::~SymbolSupplier() = default;
 
 const std::map<std::string, std::string>& SymbolSupplier::pathsById(size_t store) {
@@ -82,7 +85,19 @@ SymbolLookup SymbolSupplier::find(const SnapshotModule& module) {
   std::string name = pathFileName(module.debug_file.empty() ? module.code_file : module.debug_file);
   const std::string& id = module.debug_id;
   std::string label = name.empty() ? std::string("module") : name;
-  if (name.empty() && id.empty())
+  std::string code_file = pathFileName(module.code_file);
+  // The stores' code-id index: <code_file>/<code_id>/<code_file>.sym.
+  auto byCodeId = [&]() -> std::optional<std::string> {
+    if (code_file.empty() || module.code_id.empty())
+      return std::nullopt;
+    SymbolKey key{"", "", code_file, module.code_id};
+    for (const std::string& store : stores_)
+      for (const std::string& relative : symbolKeyPaths(key))
+        if (llvm::sys::fs::exists(store + "/" + relative))
+          return store + "/" + relative;
+    return std::nullopt;
+  };
+  if (name.empty() && id.empty() && module.code_id.empty())
     return {nullptr, SymbolStatus::Missing, "module without a name or debug id"};
   for (size_t store = 0; store < stores_.size(); ++store) {
     if (!name.empty() && !id.empty()) {
@@ -97,7 +112,20 @@ SymbolLookup SymbolSupplier::find(const SnapshotModule& module) {
       if (found != pathsById(store).end())
         return load(found->second, "id under another name");
     }
-    return {nullptr, SymbolStatus::Missing, "no symbols for " + label + " " + id + " in the store"};
+    if (auto path = byCodeId())
+      return load(*path, "code id");
+    return fromServers(module, label,
+                       "no symbols for " + label + " " + id +
+                           (stores_.empty() ? std::string() : std::string(" in the store")));
+  }
+  if (auto path = byCodeId())
+    return load(*path, "code id");
+  if (!code_file.empty() && !module.code_id.empty()) {
+    if (servers_) {
+      SymbolLookup found = fromServers(module, label, "");
+      if (found.status != SymbolStatus::Missing)
+        return found;
+    }
   }
   // The dump did not hold the build-id: a name with one build only.
   for (size_t store = 0; store < stores_.size(); ++store) {
@@ -111,6 +139,21 @@ SymbolLookup SymbolSupplier::find(const SnapshotModule& module) {
                   std::to_string(ids.size()) + " builds of it"};
   }
   return {nullptr, SymbolStatus::Missing, "no symbols for " + name + " in the store"};
+}
+
+SymbolLookup SymbolSupplier::fromServers(const SnapshotModule& module, const std::string& label,
+                                         const std::string& local_problem) {
+  if (!servers_)
+    return {nullptr, SymbolStatus::Missing, local_problem};
+  SymbolKey key{pathFileName(module.debug_file.empty() ? module.code_file : module.debug_file),
+                module.debug_id, pathFileName(module.code_file), module.code_id};
+  std::string why;
+  auto fetched = servers_->find(key, why);
+  if (!fetched)
+    return {nullptr, SymbolStatus::Missing,
+            (local_problem.empty() ? "no symbols for " + label : local_problem) + "; " + why};
+  return load(fetched->path,
+              fetched->source == "cache" ? "the symbol cache" : "symbol server " + fetched->source);
 }
 
 SymbolLookup SymbolSupplier::load(const std::string& path, const std::string& how) {

@@ -10,6 +10,7 @@
 
 #include "lookup/address_lookup.h"
 #include "snapshot/process_snapshot.h"
+#include "symbol_server/symbol_servers.h"
 
 #include <array>
 #include <map>
@@ -54,7 +55,8 @@ struct SymbolLookup {
 
 class SymbolSupplier {
 public:
-  explicit SymbolSupplier(std::vector<std::string> stores);
+  explicit SymbolSupplier(std::vector<std::string> stores,
+                          std::shared_ptr<SymbolServers> servers = nullptr);
   ~SymbolSupplier();
 
   SymbolLookup find(const SnapshotModule& module);
@@ -63,7 +65,11 @@ private:
   SymbolLookup load(const std::string& path, const std::string& how);
   const std::map<std::string, std::string>& pathsById(size_t store);
 
+  SymbolLookup fromServers(const SnapshotModule& module, const std::string& label,
+                           const std::string& local_problem);
+
   std::vector<std::string> stores_;
+  std::shared_ptr<SymbolServers> servers_;
   std::map<std::string, std::unique_ptr<ModuleSymbols>> loaded_; // by .sym path
   std::map<std::string, std::string> failures_;                  // .sym path -> why
   std::map<size_t, std::map<std::string, std::string>> by_id_;   // store -> debug id -> .sym path

@@ -55,8 +55,7 @@ bool isAtomicTemporary(const std::string& file_name) {
          file_name.rfind(kMarker) != std::string::npos;
 }
 
-llvm::Error writeFileAtomically(const std::string& path,
-                                const std::function<void(std::ostream&)>& write) {
+llvm::Expected<AtomicFile> AtomicFile::create(const std::string& path) {
   llvm::SmallString<256> directory(path);
   llvm::sys::path::remove_filename(directory);
   if (directory.empty())
@@ -67,31 +66,59 @@ llvm::Error writeFileAtomically(const std::string& path,
   int fd = mkstemp(pattern.data());
   if (fd < 0)
     return fileError(path, std::string("cannot create the output file: ") + std::strerror(errno));
-  std::string temporary = pattern;
+  return AtomicFile(path, pattern, fd);
+}
+
+AtomicFile::AtomicFile(AtomicFile&& other) noexcept
+    : path_(std::move(other.path_)), temporary_(std::move(other.temporary_)), fd_(other.fd_) {
+  other.fd_ = -1;
+  other.temporary_.clear();
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0)
+    close(fd_);
+  if (!temporary_.empty())
+    std::remove(temporary_.c_str());
+}
+
+llvm::Error AtomicFile::commit() {
+  int fd = fd_;
+  fd_ = -1;
+  if (close(fd) != 0)
+    return fileError(path_, std::string("cannot write the output file: ") + std::strerror(errno));
+  // mkstemp creates the file 0600; a symbol file is as readable as any other.
+  mode_t mask = umask(0);
+  umask(mask);
+  chmod(temporary_.c_str(), 0666 & ~mask);
+  if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
+    return fileError(path_, std::string("cannot write the output file: ") + std::strerror(errno));
+  temporary_.clear();
+  return llvm::Error::success();
+}
+
+llvm::Error writeFileAtomically(const std::string& path,
+                                const std::function<void(std::ostream&)>& write) {
+  auto file = AtomicFile::create(path);
+  if (!file)
+    return file.takeError();
   bool ok;
   {
-    __gnu_cxx::stdio_filebuf<char> buffer(fd, std::ios::out, 1 << 16);
+    // The buffer writes to a duplicate, so that the AtomicFile still owns
+    // (and closes) its own descriptor.
+    int copy = dup(file->fd());
+    if (copy < 0)
+      return fileError(path, std::string("cannot write the output file: ") + std::strerror(errno));
+    __gnu_cxx::stdio_filebuf<char> buffer(copy, std::ios::out, 1 << 16);
     std::ostream stream(&buffer);
     write(stream);
     stream.flush();
     ok = stream.good();
     ok = buffer.close() != nullptr && ok;
   }
-  if (!ok) {
-    int saved = errno;
-    std::remove(temporary.c_str());
-    return fileError(path, std::string("cannot write the output file: ") + std::strerror(saved));
-  }
-  // mkstemp creates the file 0600; a symbol file is as readable as any other.
-  mode_t mask = umask(0);
-  umask(mask);
-  chmod(temporary.c_str(), 0666 & ~mask);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    int saved = errno;
-    std::remove(temporary.c_str());
-    return fileError(path, std::string("cannot write the output file: ") + std::strerror(saved));
-  }
-  return llvm::Error::success();
+  if (!ok)
+    return fileError(path, std::string("cannot write the output file: ") + std::strerror(errno));
+  return file->commit();
 }
 
 size_t removeStaleTemporaries(const std::string& directory) {

@@ -14,6 +14,26 @@ namespace dumpsyms {
 llvm::Error writeFileAtomically(const std::string& path,
                                 const std::function<void(std::ostream&)>& write);
 
+// The same for a writer that needs a file descriptor (a download): write to
+// fd(), then commit(); destroyed uncommitted, the temporary is removed.
+class AtomicFile {
+public:
+  static llvm::Expected<AtomicFile> create(const std::string& path);
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile& operator=(AtomicFile&&) = delete;
+  ~AtomicFile();
+
+  int fd() const { return fd_; }
+  // Closes the temporary and renames it over the target.
+  llvm::Error commit();
+
+private:
+  AtomicFile(std::string path, std::string temporary, int fd)
+      : path_(std::move(path)), temporary_(std::move(temporary)), fd_(fd) {}
+  std::string path_, temporary_;
+  int fd_ = -1;
+};
+
 // Whether `file_name` is a temporary writeFileAtomically makes.
 bool isAtomicTemporary(const std::string& file_name);
 

@@ -13,6 +13,7 @@
 #include "symtool/line_reader.h"
 #include "symtool/output.h"
 #include "symtool/symbol_diff.h"
+#include "symtool/symbol_server_flags.h"
 #include "symtool/symbol_stats.h"
 #include "walk_output/walk_printers.h"
 
@@ -20,6 +21,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <map>
 #include <optional>
@@ -83,8 +85,11 @@ int main(int argc, char** argv) {
   bool json = false;
   CLI::App* lookup = app.add_subcommand(
       "lookup", "say what is at module-relative addresses: function, file:line, inlined calls");
-  lookup->add_option("SYM_OR_STORE", query.path, "a .sym file or a symbol store")->required();
-  lookup->add_option("ADDRESS", addresses, "hex addresses relative to the module")->required();
+  SymbolServerFlags lookup_servers, symbolize_servers, stackwalk_servers;
+  lookup->add_option("SYM_OR_STORE", query.path,
+                     "a .sym file or a symbol store (none with --symbols-url)");
+  lookup->add_option("ADDRESS", addresses, "hex addresses relative to the module");
+  addSymbolServerFlags(lookup, lookup_servers);
   lookup->add_option("--module", query.module, "the module's name (for a store)");
   lookup->add_option("--id", query.id, "the module's debug id (when a store has several)");
   lookup->add_flag("--json", json, "one JSON object per address");
@@ -94,7 +99,8 @@ int main(int argc, char** argv) {
   CLI::App* symbolize = app.add_subcommand(
       "symbolize", "resolve every frame of crash text (glibc backtrace_symbols, Solaris "
                    "printstack, module + offset lines) against a symbol store");
-  symbolize->add_option("--store", store, "the symbol store")->required();
+  symbolize->add_option("--store", store, "the symbol store (or --symbols-url)");
+  addSymbolServerFlags(symbolize, symbolize_servers);
   symbolize->add_option("FILE", crash_file, "crash text (default: standard input)");
   symbolize->add_option("--id", id_choices, "NAME=ID: which build of a module the crash ran")
       ->allow_extra_args(false);
@@ -118,6 +124,7 @@ int main(int argc, char** argv) {
                    "as Breakpad's processor does (STACK WIN, STACK CFI, frame pointers, scanning)");
   stackwalk->add_option("--store", stores, "a symbol store (repeatable, searched in order)");
   stackwalk->add_option("DUMP", dump_file, "the minidump or core file")->required();
+  addSymbolServerFlags(stackwalk, stackwalk_servers);
   stackwalk
       ->add_option("--format", format,
                    "text (default), json, breakpad (minidump_stackwalk's output) or "
@@ -146,6 +153,18 @@ int main(int argc, char** argv) {
     return *status;
 
   if (*lookup) {
+    query.servers = makeSymbolServers(lookup_servers);
+    // With servers only, the first positional is an address.
+    if (query.servers && !query.path.empty() && !llvm::sys::fs::exists(query.path) &&
+        parseAddress(query.path)) {
+      addresses.insert(addresses.begin(), query.path);
+      query.path.clear();
+    }
+    if ((query.path.empty() && !query.servers) || addresses.empty()) {
+      std::fprintf(stderr, "symtool lookup: %s\nRun with --help for usage.\n",
+                   addresses.empty() ? "ADDRESS is required" : "SYM_OR_STORE is required");
+      return kExitUsage;
+    }
     current_input = &query.path;
     auto loaded = loadSymbols(query);
     if (!loaded) {
@@ -187,7 +206,13 @@ int main(int argc, char** argv) {
       }
     }
     std::istream& in = crash_file.empty() ? std::cin : file;
-    StoreFrameResolver resolver(store, ids);
+    auto servers = makeSymbolServers(symbolize_servers);
+    if (store.empty() && !servers) {
+      std::fprintf(stderr, "symtool symbolize: --store or --symbols-url is required\nRun with "
+                           "--help for usage.\n");
+      return kExitUsage;
+    }
+    StoreFrameResolver resolver(store, ids, servers);
     if (verbose)
       resolver.onPrelinkCorrection(printPrelinkCorrection);
     CrashSymbolizer symbolizer(resolver);
@@ -246,7 +271,8 @@ int main(int argc, char** argv) {
     bool breakpad = format == "breakpad" || format == "breakpad-machine";
     WalkOptions options;
     options.breakpad_rules = breakpad || breakpad_walk;
-    ProcessWalk walk = walkProcess(std::move(*snapshot), stores, options);
+    ProcessWalk walk =
+        walkProcess(std::move(*snapshot), stores, options, makeSymbolServers(stackwalk_servers));
     if (format != "json") {
       const std::vector<std::string>& notes = walk.snapshot->warnings;
       if (warnings)
@@ -272,7 +298,7 @@ int main(int argc, char** argv) {
 
   auto load = [&](const std::string& path) -> std::optional<Module> {
     current_input = &path;
-    auto loaded = loadSymbols({path, "", ""});
+    auto loaded = loadSymbols({path, "", "", nullptr});
     if (!loaded) {
       std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(loaded.takeError()).c_str());
       return std::nullopt;

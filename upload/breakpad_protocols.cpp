@@ -90,12 +90,12 @@ private:
         request("GET", withKey(base_ + "/v1/symbols/" + symbol + ":checkStatus")), config_.retry,
         &tries);
     result.requests += tries;
-    SymbolStatus state = checkStatusAnswer(status);
-    if (state == SymbolStatus::Found) {
+    ServerSymbolStatus state = checkStatusAnswer(status);
+    if (state == ServerSymbolStatus::Found) {
       result.outcome = UploadOutcome::Present;
       return result;
     }
-    if (state != SymbolStatus::Missing) {
+    if (state != ServerSymbolStatus::Missing) {
       result.error = describeFailure(where + "checkStatus", status);
       return result;
     }

@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 #include <memory>
 #include <mutex>
+#include <unistd.h>
 
 namespace dumpsyms {
 
@@ -24,6 +25,32 @@ void initializeOnce() {
 size_t collectBody(char* data, size_t size, size_t count, void* user) {
   auto* response = static_cast<HttpResponse*>(user);
   return addBodyBytes(*response, llvm::StringRef(data, size * count)) ? size * count : 0;
+}
+
+// A download: the body of a 2xx answer goes to the file, any other (an
+// error page, a redirect's) to the response as usual.
+struct DownloadSink {
+  CURL* curl;
+  HttpResponse* response;
+  std::FILE* file;
+  uint64_t limit;
+};
+
+size_t collectDownload(char* data, size_t size, size_t count, void* user) {
+  auto* sink = static_cast<DownloadSink*>(user);
+  long status = 0;
+  curl_easy_getinfo(sink->curl, CURLINFO_RESPONSE_CODE, &status);
+  size_t n = size * count;
+  if (status < 200 || status > 299)
+    return collectBody(data, size, count, sink->response);
+  if (n > sink->limit - sink->response->downloaded) {
+    sink->response->download_over_limit = true;
+    return 0;
+  }
+  if (std::fwrite(data, 1, n, sink->file) != n)
+    return 0;
+  sink->response->downloaded += n;
+  return n;
 }
 
 size_t collectHeader(char* data, size_t size, size_t count, void* user) {
@@ -105,8 +132,26 @@ HttpResponse performRequest(const HttpRequest& request) {
   // A transfer that moves no byte for the timeout is stalled: give up on it.
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, long(request.timeout_seconds));
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collectBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response);
+  DownloadSink sink{c, &response, request.download, request.download_limit};
+  if (request.download) {
+    std::fflush(request.download);
+    if (ftruncate(fileno(request.download), 0) != 0) {
+      response.transport_error = "cannot empty the download file";
+      return response;
+    }
+    std::rewind(request.download);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collectDownload);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
+  } else {
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collectBody);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &response);
+  }
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  if (request.follow_redirects) {
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  }
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, collectHeader);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &response);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "symstore/" DUMP_SYMS_VERSION);
@@ -176,6 +221,17 @@ HttpResponse performRequest(const HttpRequest& request) {
   // Stopped at the body limit: the status and headers are the server's.
   if (result == CURLE_WRITE_ERROR && response.body_over_limit)
     result = CURLE_OK;
+  if (result == CURLE_WRITE_ERROR && response.download_over_limit) {
+    response.status = 0;
+    response.transport_error =
+        limits::overLimit("the file", request.download_limit, "bytes") + ": download stopped";
+    return response;
+  }
+  if (request.download && std::fflush(request.download) != 0) {
+    response.status = 0;
+    response.transport_error = "cannot write the download file";
+    return response;
+  }
   if (result == CURLE_ABORTED_BY_CALLBACK && clock.too_slow) {
     response.status = 0;
     response.transport_error =

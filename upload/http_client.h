@@ -4,6 +4,7 @@
 
 #include "limits/input_limits.h"
 
+#include <cstdio>
 #include <llvm/ADT/StringRef.h>
 #include <map>
 #include <string>
@@ -33,6 +34,14 @@ struct HttpRequest {
   // The longest the answer may take once the request is sent, however it
   // trickles in.
   unsigned answer_seconds = limits::kMaxAnswerSeconds;
+  // Follow up to five redirects (http and https only), as symbol servers
+  // answer code-id lookups and downloads from a bucket.
+  bool follow_redirects = false;
+  // A download: the body of a 2xx answer goes to this file (emptied first,
+  // so that a retry starts over) instead of `body`, up to `download_limit`
+  // bytes; other answers' bodies go to `body` as usual.
+  std::FILE* download = nullptr;
+  uint64_t download_limit = 0;
 };
 
 struct HttpResponse {
@@ -40,7 +49,9 @@ struct HttpResponse {
   std::string transport_error;                // the connection failed, timed out, broke
   std::map<std::string, std::string> headers; // lower-case names
   std::string body;                           // at most limits::kMaxAnswerBody bytes of it
-  bool body_over_limit = false; // the server sent more: the transfer was stopped there
+  bool body_over_limit = false;     // the server sent more: the transfer was stopped there
+  uint64_t downloaded = 0;          // bytes written to the request's `download` file
+  bool download_over_limit = false; // stopped at download_limit: the file is incomplete
 
   bool answered() const { return status != 0; }
   std::string header(const std::string& lower_case_name) const;

@@ -35,6 +35,8 @@ bool addBodyBytes(HttpResponse& response, llvm::StringRef bytes) {
 }
 
 bool isRetryable(const HttpResponse& response) {
+  if (response.download_over_limit) // the same file would be as large again
+    return false;
   if (!response.answered())
     return true;
   return response.status == 408 || response.status == 429 || response.status >= 500;
@@ -98,13 +100,13 @@ std::string jsonStringField(const HttpResponse& answer, llvm::StringRef name) {
   return value ? value->str() : "";
 }
 
-SymbolStatus checkStatusAnswer(const HttpResponse& answer) {
+ServerSymbolStatus checkStatusAnswer(const HttpResponse& answer) {
   std::string status = answer.status == 200 ? jsonStringField(answer, "status") : "";
   if (status == "FOUND")
-    return SymbolStatus::Found;
+    return ServerSymbolStatus::Found;
   if (status == "MISSING")
-    return SymbolStatus::Missing;
-  return SymbolStatus::Unknown;
+    return ServerSymbolStatus::Missing;
+  return ServerSymbolStatus::Unknown;
 }
 
 std::optional<UploadSlot> createUploadAnswer(const HttpResponse& answer) {

@@ -36,9 +36,9 @@ std::string describeFailure(const std::string& what, const HttpResponse& respons
 // sym-upload-v2 (breakpad-v2). A string field of a JSON answer, or "" (not
 // JSON, nested too deep, no such field, cut at the body limit).
 std::string jsonStringField(const HttpResponse& answer, llvm::StringRef name);
-enum class SymbolStatus { Found, Missing, Unknown };
+enum class ServerSymbolStatus { Found, Missing, Unknown };
 // GET .../v1/symbols/<file>/<id>:checkStatus
-SymbolStatus checkStatusAnswer(const HttpResponse& answer);
+ServerSymbolStatus checkStatusAnswer(const HttpResponse& answer);
 struct UploadSlot {
   std::string url, key;
 };

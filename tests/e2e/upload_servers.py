@@ -734,6 +734,7 @@ http {{
     server {{
         listen {host}:{port};
         root {prefix}/root;
+{locations}
         location / {{
             dav_methods PUT;
             create_full_put_path on;
@@ -749,8 +750,9 @@ class Nginx:
     free loopback port, its access log one line per request:
     METHOD URI STATUS REQUEST_LENGTH (see `log`)."""
 
-    def __init__(self, nginx="nginx"):
+    def __init__(self, nginx="nginx", locations=""):
         self.nginx = nginx
+        self.locations = locations  # more server-block directives (redirects, fixed answers)
         self.proc = None
         self.prefix = None
         self.port = None
@@ -776,7 +778,8 @@ class Nginx:
         for attempt in range(3):
             self.port = free_port()
             with open(conf, "w") as fh:
-                fh.write(NGINX_CONF.format(prefix=self.prefix, host=LOOPBACK, port=self.port, user=user))
+                fh.write(NGINX_CONF.format(prefix=self.prefix, host=LOOPBACK, port=self.port, user=user,
+                                          locations=self.locations))
             self.proc = subprocess.Popen([self.nginx, "-p", self.prefix, "-c", conf, "-e", errors],
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL)

@@ -156,9 +156,9 @@ TEST(ServerAnswers, BodyOverTheLimitStopsTheTransferAndSaysSo) {
   // A JSON answer cut at the limit is no answer.
   answer.status = 200;
   answer.body = "{\"status\": \"FOUND\"}";
-  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Unknown);
+  EXPECT_EQ(checkStatusAnswer(answer), ServerSymbolStatus::Unknown);
   answer.body_over_limit = false;
-  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Found);
+  EXPECT_EQ(checkStatusAnswer(answer), ServerSymbolStatus::Found);
 }
 
 TEST(ServerAnswers, FailureLinesAreOnePrintableLine) {
@@ -171,7 +171,7 @@ TEST(ServerAnswers, FailureLinesAreOnePrintableLine) {
 
 TEST(ServerAnswers, JsonNestedPastTheLimitIsNoAnswer) {
   HttpResponse answer = answerWith(200, std::string(100000, '[') + "{\"status\": \"FOUND\"}");
-  EXPECT_EQ(checkStatusAnswer(answer), SymbolStatus::Unknown);
+  EXPECT_EQ(checkStatusAnswer(answer), ServerSymbolStatus::Unknown);
   EXPECT_EQ(jsonStringField(answerWith(200, "{\"uploadKey\": \"k\"}"), "uploadKey"), "k");
   EXPECT_FALSE(createUploadAnswer(answerWith(200, "{\"uploadKey\": \"k\"}")));
 }

@@ -1,0 +1,150 @@
+#include "symbol_server/symbol_servers.h"
+
+#include "limits/input_limits.h"
+#include "store/layout.h"
+#include "upload/server_answers.h"
+
+#include <cstdio>
+#include <cstring>
+#include <llvm/ADT/StringRef.h>
+#include <unistd.h>
+
+namespace dumpsyms {
+
+namespace {
+
+// Each path component percent-encoded, the '/' between them kept.
+std::string encodePath(llvm::StringRef relative) {
+  std::string out;
+  while (!relative.empty()) {
+    auto [component, rest] = relative.split('/');
+    if (!out.empty())
+      out += '/';
+    out += urlEncode(component);
+    relative = rest;
+  }
+  return out;
+}
+
+// A symbol file starts with its MODULE record; anything else a server
+// answers 200 with (a login page, an error page of a proxy) is not one.
+bool looksLikeSymbolFile(int fd) {
+  char head[7] = {};
+  return pread(fd, head, sizeof head, 0) == ssize_t(sizeof head) &&
+         std::memcmp(head, "MODULE ", sizeof head) == 0;
+}
+
+} // namespace
+
+std::vector<std::string> symbolKeyPaths(const SymbolKey& key) {
+  std::vector<std::string> paths;
+  auto usable = [](const std::string& name, const std::string& id) {
+    return !name.empty() && !id.empty() && name.find('/') == std::string::npos && name != "." &&
+           name != ".." && id.find('/') == std::string::npos && id != "." && id != "..";
+  };
+  if (usable(key.debug_file, key.debug_id))
+    paths.push_back(symbolFileRelativePath(key.debug_file, key.debug_id));
+  if (usable(key.code_file, key.code_id)) {
+    std::string code = key.code_file + "/" + key.code_id + "/" + key.code_file + ".sym";
+    if (paths.empty() || paths.front() != code)
+      paths.push_back(code);
+  }
+  return paths;
+}
+
+SymbolServers::SymbolServers(SymbolServerOptions options,
+                             std::function<void(const std::string&)> warn)
+    : cache_(options.cache_dir.empty() ? SymbolCache::defaultRoot() : options.cache_dir,
+             options.miss_ttl),
+      options_(std::move(options)), warn_(std::move(warn)) {
+  for (std::string url : options_.urls) {
+    while (!url.empty() && url.back() == '/')
+      url.pop_back();
+    servers_.push_back({url, false});
+  }
+}
+
+std::optional<FetchedSymbols> SymbolServers::find(const SymbolKey& key, std::string& why) {
+  std::vector<std::string> paths = symbolKeyPaths(key);
+  if (paths.empty()) {
+    why = "neither a debug id nor a code id to ask the symbol servers by";
+    return std::nullopt;
+  }
+  for (const std::string& relative : paths)
+    if (cache_.has(relative))
+      return FetchedSymbols{cache_.path(relative), "cache"};
+  std::vector<std::string> problems;
+  for (Server& server : servers_) {
+    if (server.failed)
+      continue;
+    for (const std::string& relative : paths) {
+      if (cache_.missRemembered(server.url, relative))
+        continue;
+      std::string problem;
+      Answer answer = fetch(server, relative, problem);
+      if (answer == Answer::Fetched)
+        return FetchedSymbols{cache_.path(relative), server.url + "/" + encodePath(relative)};
+      if (answer == Answer::Failed) {
+        if (!problem.empty())
+          problems.push_back(problem);
+        break; // the next server
+      }
+      cache_.rememberMiss(server.url, relative);
+    }
+  }
+  why = "not on the symbol servers";
+  for (const std::string& problem : problems)
+    why += "; " + problem;
+  return std::nullopt;
+}
+
+SymbolServers::Answer SymbolServers::fetch(Server& server, const std::string& relative,
+                                           std::string& problem) {
+  auto file = cache_.begin(relative);
+  if (!file) {
+    problem = llvm::toString(file.takeError());
+    return Answer::Failed;
+  }
+  std::FILE* stream = fdopen(dup(file->fd()), "w+b");
+  if (!stream) {
+    problem = cache_.path(relative) + ": cannot write it: " + std::strerror(errno);
+    return Answer::Failed;
+  }
+  HttpRequest request;
+  request.url = server.url + "/" + encodePath(relative);
+  request.follow_redirects = true;
+  request.download = stream;
+  request.download_limit = limits::kMaxFetchedSymbolFile;
+  request.timeout_seconds = options_.timeout_seconds;
+  // No limit on a download's whole time but the stall timeout: a large
+  // symbol file over a slow link takes long, and is still worth having.
+  request.answer_seconds = 0xffffffffu;
+  unsigned tries = 0;
+  HttpResponse response = performWithRetries(request, options_.retry, &tries);
+  std::fclose(stream);
+  requests_ += tries;
+  if (response.status == 404 || response.status == 410 || response.status == 403)
+    return Answer::NotThere; // S3 answers 403 for a missing key when listing is not allowed
+  if (response.status >= 200 && response.status <= 299) {
+    if (!looksLikeSymbolFile(file->fd())) {
+      problem = request.url + ": the server's answer is not a symbol file";
+      warn_(problem);
+      return Answer::NotThere;
+    }
+    if (llvm::Error error = file->commit()) {
+      problem = llvm::toString(std::move(error));
+      return Answer::Failed;
+    }
+    return Answer::Fetched;
+  }
+  // Retries spent, or an answer that says the server cannot serve us: it
+  // is not asked again in this run.
+  server.failed = true;
+  problem = describeFailure(server.url, response);
+  if (tries > 1)
+    problem += " (after " + std::to_string(tries) + " tries)";
+  warn_("symbol server " + problem + ": going on without it");
+  return Answer::Failed;
+}
+
+} // namespace dumpsyms
