@@ -156,7 +156,8 @@ SymbolLookup SymbolSupplier::fromServers(const SnapshotModule& module, const std
               fetched->source == "cache" ? "the symbol cache" : "symbol server " + fetched->source);
 }
 
-SymbolLookup SymbolSupplier::load(const std::string& path, const std::string& how) {
+SymbolLookup SymbolSupplier::load(const std::string& path, const std::string& how,
+                                  const std::string& url) {
   if (auto done = loaded_.find(path); done != loaded_.end())
     return {done->second.get(), SymbolStatus::Loaded, ""};
   if (auto failed = failures_.find(path); failed != failures_.end())
@@ -180,6 +181,7 @@ SymbolLookup SymbolSupplier::load(const std::string& path, const std::string& ho
   symbols->corrupt = corrupt;
   symbols->path = path;
   symbols->how = how;
+  symbols->url = url;
   const ModuleSymbols* kept = (loaded_[path] = std::move(symbols)).get();
   return {kept, SymbolStatus::Loaded, ""};
 }

@@ -28,6 +28,7 @@ struct ModuleSymbols {
   std::vector<const StackWinRecord*> stack_win; // by start address
   std::string path;                             // the .sym read
   std::string how; // how it was matched: "id", "id under another name", "name"
+  std::string url; // the symbol server URL it was fetched from in this run; "" otherwise
   // Lines the parser could not read (INLINE records aside), which make
   // Breakpad's processor call the symbols corrupt; they are used anyway.
   bool corrupt = false;
@@ -62,7 +63,7 @@ public:
   SymbolLookup find(const SnapshotModule& module);
 
 private:
-  SymbolLookup load(const std::string& path, const std::string& how);
+  SymbolLookup load(const std::string& path, const std::string& how, const std::string& url = "");
   const std::map<std::string, std::string>& pathsById(size_t store);
 
   SymbolLookup fromServers(const SnapshotModule& module, const std::string& label,

@@ -127,9 +127,10 @@ int main(int argc, char** argv) {
   addSymbolServerFlags(stackwalk, stackwalk_servers);
   stackwalk
       ->add_option("--format", format,
-                   "text (default), json, breakpad (minidump_stackwalk's output) or "
-                   "breakpad-machine (its -m output)")
-      ->check(CLI::IsMember({"text", "json", "breakpad", "breakpad-machine"}));
+                   "text (default), json, breakpad (minidump_stackwalk's output), "
+                   "breakpad-machine (its -m output) or rust-minidump (minidump-stackwalk "
+                   "--json's)")
+      ->check(CLI::IsMember({"text", "json", "breakpad", "breakpad-machine", "rust-minidump"}));
   stackwalk->add_flag("--json", json, "the same as --format json");
   bool breakpad_walk = false;
   stackwalk->add_flag("--breakpad-walk", breakpad_walk,
@@ -273,7 +274,7 @@ int main(int argc, char** argv) {
     options.breakpad_rules = breakpad || breakpad_walk;
     ProcessWalk walk =
         walkProcess(std::move(*snapshot), stores, options, makeSymbolServers(stackwalk_servers));
-    if (format != "json") {
+    if (format != "json" && format != "rust-minidump") {
       const std::vector<std::string>& notes = walk.snapshot->warnings;
       if (warnings)
         for (const std::string& note : notes)
@@ -291,6 +292,8 @@ int main(int argc, char** argv) {
       printWalkBreakpad(walk, {}, stdout);
     else if (format == "breakpad-machine")
       printWalkBreakpadMachine(walk, stdout);
+    else if (format == "rust-minidump")
+      printWalkRustMinidump(walk, stdout);
     else
       printWalkText(walk, stdout);
     return 0;

@@ -4,6 +4,7 @@
 //   json              ours, for programs (threads, frames, modules, the crash)
 //   breakpad          Breakpad's minidump_stackwalk human output, byte for byte
 //   breakpad-machine  its -m pipe-delimited output
+//   rust-minidump     rust-minidump's minidump-stackwalk --json
 #pragma once
 
 #include "stackwalk/process_walk.h"
@@ -29,5 +30,6 @@ struct BreakpadPrintOptions {
 void printWalkBreakpad(const ProcessWalk& walk, const BreakpadPrintOptions& options,
                        std::FILE* out);
 void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out);
+void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out);
 
 } // namespace dumpsyms

@@ -36,6 +36,7 @@ import tempfile
 
 import core_synthesis
 import core_to_minidump
+import json_schema
 import test_stackwalk as walk
 from common import Report, arguments
 
@@ -67,6 +68,101 @@ def crashed_only(oracle, ours):
     in both) compared, under lldb's thread id. (The second thread may not
     have reached pause() yet when the first crashes: its place is a race.)"""
     return [dict(oracle[0], tid=ours["threads"][0]["tid"])], dict(ours, threads=ours["threads"][:1])
+
+
+RUST_SCHEMA = os.path.join(HERE, "..", "data", "rust_minidump.schema.json")
+# rust-minidump looks a caller up this far before its return address.
+CALL_BACK = {"amd64": 1, "x86": 1, "arm": 2, "arm64": 4, "mips": 8, "mips64": 8}
+
+
+def check_rust_form(args, label, store, dump, ours, report):
+    """--format rust-minidump: valid against the schema of its documented
+    form, and field by field the walk our --json gives."""
+    p = sh(args.symtool, "stackwalk", "--format", "rust-minidump", "--store", store, dump)
+    try:
+        rust = json.loads(p.stdout)
+    except ValueError:
+        report.fail(f"{label}: --format rust-minidump is not JSON: {p.stderr.strip()}")
+        return
+    with open(RUST_SCHEMA) as fh:
+        problems = json_schema.validate(rust, json.load(fh))
+    if problems:
+        report.fail(f"{label}: rust-minidump form against its schema: {problems[:5]}")
+    arch = rust["system_info"]["cpu_arch"]
+    digits = 8 if arch in ("x86", "arm", "mips") else 16
+    pad = re.compile(f"^0x[0-9a-f]{{{digits}}}$")
+
+    def hexes(value, path="$"):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                yield from hexes(v, f"{path}.{k}")
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                yield from hexes(v, f"{path}[{i}]")
+        elif isinstance(value, str) and value.startswith("0x"):
+            yield path, value
+    unpadded = [(k, v) for k, v in hexes(rust) if not pad.match(v)]
+    if unpadded:
+        report.fail(f"{label}: hex strings not padded to {digits} digits: {unpadded[:3]}")
+    back = CALL_BACK[arch]
+    mine = {t["tid"]: t for t in ours["threads"]}
+    if sorted(t["thread_id"] for t in rust["threads"]) != sorted(mine):
+        report.fail(f"{label}: rust threads {[t['thread_id'] for t in rust['threads']]} != ours {list(mine)}")
+        return
+    for thread in rust["threads"]:
+        frames = mine[thread["thread_id"]]["frames"]
+        physical = [f for f in frames if not f["inlined"]]
+        if thread["frame_count"] != len(physical) or len(thread["frames"]) != len(physical):
+            report.fail(f"{label}: thread {thread['thread_id']}: {len(thread['frames'])} frames, ours "
+                        f"{len(physical)} physical")
+            continue
+        inlines, k = [], 0
+        for f in frames:
+            if f["inlined"]:
+                inlines.append(f)
+                continue
+            r = thread["frames"][k]
+            address = int(f["address"], 16)
+            offset = int(r["offset"], 16)
+            want_inlines = [{"function": i["function"], "file": i["file"], "line": i["line"]}
+                            for i in inlines] or None
+            trust = {"leaf": "context"}.get(f["trust"], f["trust"])
+            bad = []
+            if r["frame"] != k or r["function"] != f["function"] or r["file"] != f["file"] or \
+                    r["line"] != f["line"] or r["trust"] != trust or r["inlines"] != want_inlines:
+                bad.append("fields")
+            if offset not in ((address,) if k == 0 else (address, address - back)):
+                bad.append(f"offset {r['offset']} for address {f['address']}")
+            if f["module"] and not any(u for u in [r.get("unloaded_modules")] if u):
+                if r["module"] != f["module"] or int(r["module_offset"], 16) != int(f["offset"], 16) - (address - offset):
+                    bad.append("module offset")
+            if r["missing_symbols"] != (f["function"] is None):
+                bad.append("missing_symbols")
+            if bad:
+                report.fail(f"{label}: thread {thread['thread_id']} frame {k}: {bad}: {r} vs {f}")
+                break
+            inlines, k = [], k + 1
+    modules = {(int(m["base"], 16)): m for m in ours["modules"]}
+    for m in rust["modules"]:
+        o = modules.get(int(m["base_addr"], 16))
+        if not o or int(m["end_addr"], 16) != int(o["end"], 16) or m["code_id"] != (o["code_id"] or "") or \
+                m["debug_id"] != (o["debug_id"] or "") or m["filename"] != o["name"] or \
+                m["loaded_symbols"] != (o["symbols"] in ("loaded", "corrupt")) or \
+                m["missing_symbols"] != (o["symbols"] == "missing"):
+            report.fail(f"{label}: module {m} vs ours {o}")
+            break
+    if ours["crash"]:
+        info = rust["crash_info"]
+        if int(info["address"], 16) != int(ours["crash"]["address"], 16) or \
+                rust["threads"][info["crashing_thread"]]["thread_id"] != ours["crash"]["thread"] or \
+                info["type"].replace(" / ", " /") != ours["crash"]["reason"]:
+            report.fail(f"{label}: crash_info {info} vs ours {ours['crash']}")
+        crashing = rust.get("crashing_thread") or {}
+        registers = (crashing.get("frames") or [{}])[0].get("registers", {})
+        pc = {"amd64": "rip", "x86": "eip"}.get(arch, "pc")
+        if crashing.get("threads_index") != info["crashing_thread"] or \
+                registers.get(pc) != crashing["frames"][0]["offset"]:
+            report.fail(f"{label}: crashing_thread {crashing.get('threads_index')} registers {registers}")
 
 
 def check_breakpad_forms(args, label, store, dump, ours, report):
@@ -233,6 +329,7 @@ def x86_64(args, report, tmp):
                     report.fail(f"{label}: the crash is not the faulting thread's: {ours['crash']}")
                 if mode != "handler":
                     check_breakpad_forms(args, label, store, dump, ours, report)
+                check_rust_form(args, label, store, dump, ours, report)
                 if frame_pointer == "-fomit-frame-pointer" and cc == "gcc":
                     lldb_dump = lldb_minidump(directory, mode, os.path.join(directory, f"lldb.{mode}.dmp"))
                     if not lldb_dump:
@@ -378,6 +475,7 @@ def cross_arch(args, report, tmp, arch):
                 dump = os.path.join(directory, f"{mode}.dmp")
                 to_minidump(core, dump)
                 ours = walk_json(args, [store], dump)
+                check_rust_form(args, label, store, dump, ours, report)
                 with open(maps) as fh:
                     mapped = core_synthesis.parse_maps(fh.read())
                 lost = lost_oracle(oracle, ours, mapped)
