@@ -58,6 +58,7 @@ void walkAndPrint(llvm::Expected<ProcessSnapshot> parsed) {
     printWalkJson(walk, sink);
     printWalkBreakpad(walk, {}, sink);
     printWalkBreakpadMachine(walk, sink);
+    printWalkRustMinidump(walk, sink);
   }
 }
 
