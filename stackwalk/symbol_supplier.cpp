@@ -152,8 +152,9 @@ SymbolLookup SymbolSupplier::fromServers(const SnapshotModule& module, const std
   if (!fetched)
     return {nullptr, SymbolStatus::Missing,
             (local_problem.empty() ? "no symbols for " + label : local_problem) + "; " + why};
-  return load(fetched->path,
-              fetched->source == "cache" ? "the symbol cache" : "symbol server " + fetched->source);
+  bool cached = fetched->source == "cache";
+  return load(fetched->path, cached ? "the symbol cache" : "symbol server " + fetched->source,
+              cached ? "" : fetched->source);
 }
 
 SymbolLookup SymbolSupplier::load(const std::string& path, const std::string& how,

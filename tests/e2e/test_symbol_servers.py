@@ -184,7 +184,11 @@ def run(args, report, tmp):
         # Misses remembered: a new cache for the hits, the misses kept.
         with servers.FaultProxy(nginx.url) as proxy:
             fresh = os.path.join(tmp, "cache4")
-            stackwalk(args, dump, "--symbols-url", proxy.url, "--symbols-cache", fresh)
+            p = sh(args.symtool, "stackwalk", "--format", "rust-minidump", "--symbols-url", proxy.url,
+                   "--symbols-cache", fresh, dump)
+            urls = {m["filename"]: m["symbol_url"] for m in json.loads(p.stdout)["modules"]}
+            if urls.get("walker") != proxy.url + main_debug:
+                report.fail(f"rust-minidump's symbol_url: {urls}")
             before = len(gets(proxy))
             stackwalk(args, dump, "--symbols-url", proxy.url, "--symbols-cache", fresh)
             if len(gets(proxy)) != before:
