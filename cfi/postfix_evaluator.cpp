@@ -229,7 +229,9 @@ recoverCallerRegisters(const std::map<std::string, std::string>& rules,
     else
       caller.erase(name); // not recoverable (.undef, unreadable memory)
   }
-  if (!caller.count(registers.stackPointer()))
+  // The caller's stack pointer is the CFA unless a rule says otherwise (a
+  // callee-saved copy of it, as mips lists $sp, is the callee's own).
+  if (!rules.count(registers.stackPointer()))
     caller[registers.stackPointer()] = *cfa;
   if (!caller.count(registers.programCounter()))
     caller[registers.programCounter()] = *ra;

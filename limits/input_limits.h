@@ -107,6 +107,12 @@ constexpr uint64_t kMaxCodeViewRecordBytes = 65536;
 // process with a million mappings has a maps stream of about 100 MiB.
 constexpr uint64_t kMaxMinidumpTextStream = uint64_t(256) << 20;
 
+// A log a microdump is looked for in (symtool stackwalk reads it whole),
+// and the stack a microdump holds (the writer dumps the crashing thread's
+// whole stack: 8 MiB by default on Linux, 1 MiB on Android).
+constexpr uint64_t kMaxMicrodumpLog = uint64_t(1) << 30;
+constexpr uint64_t kMaxMicrodumpStack = uint64_t(64) << 20;
+
 // --- Symbol servers' answers (upload/) ---
 
 // The body of one HTTP answer; the transfer stops there. An S3 listing

@@ -135,11 +135,10 @@ const SnapshotModule* ProcessSnapshot::moduleAt(uint64_t address, bool mapped) c
     uint64_t size = mapped ? std::max(after->size, after->mapped_size) : after->size;
     if (address - after->base < size)
       return &*after;
-    // Modules do not nest, but damaged files may make them overlap: an
-    // empty one below does not hide a real one further down.
-    if (size == 0)
-      continue;
-    break;
+    // Modules seldom nest, but a microdump's may (a library mapped inside
+    // another's reservation on Android) and damaged files may make them
+    // overlap: one below that does not cover the address does not hide one
+    // further down that does. (A miss costs a look at every module below.)
   }
   return nullptr;
 }

@@ -121,6 +121,11 @@ struct SnapshotSystem {
   uint32_t arm_cpuid = 0;    // arm: MIDR
   uint32_t arm_hwcaps = 0;   // arm: the ELF hwcaps (Linux)
   bool known = false;        // the file has a SystemInfo stream (or the equivalent)
+  // What the file states in words instead of numbers (a microdump's O
+  // record): printed as they are when set.
+  std::optional<std::string> os_version_text, cpu_info_text;
+  // The GPU (a microdump's G record): GL version, vendor, renderer.
+  std::string gl_version, gl_vendor, gl_renderer;
 };
 
 struct SnapshotCrash {
@@ -129,6 +134,9 @@ struct SnapshotCrash {
   uint32_t flags = 0; // Windows exception flags, or the Linux si_code
   uint64_t address = 0;
   std::vector<uint64_t> parameters;
+  // The reason as the file words it (a microdump's R record: "SIGSEGV";
+  // "" when it has none), printed instead of one derived from the code.
+  std::optional<std::string> stated_reason;
 };
 
 // Breakpad's AssertionInfo stream: an invalid parameter or pure virtual
@@ -161,6 +169,9 @@ struct ProcessSnapshot {
   std::optional<uint64_t> dump_time;           // seconds since the epoch
   std::optional<SnapshotAssertion> assertion;
   std::map<std::string, std::string> linux_streams; // "cpuinfo", "status", "lsb_release", ...
+  // What the crash reporter attached, in the file's order: a microdump's
+  // product and process type, Crashpad's annotations.
+  std::vector<std::pair<std::string, std::string>> annotations;
   std::vector<std::string> warnings;                // what was odd or left out while reading
   std::shared_ptr<const void> owner;                // keeps the bytes `memory` points into
 

@@ -1,6 +1,7 @@
 #include "stackwalk/process_walk.h"
 
 #include "core/core_snapshot.h"
+#include "microdump/microdump_snapshot.h"
 #include "minidump/minidump_snapshot.h"
 #include "object/elf_image.h"
 
@@ -86,7 +87,7 @@ llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path) {
                                              /*RequiresNullTerminator=*/false);
     if (!whole)
       return fileError(path, "cannot read it: " + whole.getError().message());
-    return fileError(path, "is neither a minidump nor an ELF core file (" +
+    return fileError(path, "is neither a minidump, an ELF core file nor a microdump (" +
                                std::to_string((*whole)->getBufferSize()) + " bytes)");
   }
   llvm::StringRef magic = (*head)->getBuffer();
@@ -95,7 +96,13 @@ llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path) {
   if (magic == "\x7f"
                "ELF")
     return readCoreSnapshot(path);
-  return fileError(path, "is neither a minidump (MDMP) nor an ELF core file");
+  // A microdump is text: in a log, maybe far into it.
+  auto whole = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (whole && (*whole)->getBuffer().contains("-----BEGIN BREAKPAD MICRODUMP-----"))
+    return parseMicrodumpSnapshot(std::move(*whole), path);
+  return fileError(path, "is neither a minidump (MDMP), an ELF core file nor a log holding a "
+                         "microdump");
 }
 
 ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>& stores,

@@ -74,7 +74,8 @@ struct ProcessWalk {
 // first, then the others in the file's order.
 std::vector<const WalkedThread*> requestingFirst(const ProcessWalk& walk);
 
-// Reads a minidump or an ELF core, whichever the file is.
+// Reads a minidump, an ELF core or a log holding a microdump, whichever the
+// file is.
 llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path);
 
 // Symbols come from `stores` (searched in order), then from `servers`.

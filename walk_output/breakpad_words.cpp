@@ -1,5 +1,7 @@
 #include "walk_output/breakpad_words.h"
 
+#include <algorithm>
+
 #include <cinttypes>
 #include <cstdio>
 
@@ -70,6 +72,17 @@ std::string strip(const std::string& text) {
   for (char c : text)
     if (c != '|' && c != '\n')
       out += c;
+  return out;
+}
+
+std::vector<const ModuleSymbolStatus*> modulesInBreakpadOrder(const ProcessWalk& walk) {
+  std::vector<const ModuleSymbolStatus*> out;
+  for (const ModuleSymbolStatus& status : walk.modules)
+    out.push_back(&status);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ModuleSymbolStatus* a, const ModuleSymbolStatus* b) {
+                     return a->module->end() < b->module->end();
+                   });
   return out;
 }
 

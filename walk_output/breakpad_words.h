@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dumpsyms::breakpad_words {
 
@@ -24,6 +25,9 @@ std::string frameText(const ResolvedStackFrame& frame, SnapshotCpu cpu);
 const char* foundBy(FrameTrust trust);
 // Without '|' and newlines (the machine form's separators).
 std::string strip(const std::string& text);
+// The modules in Breakpad's order: by their last address (its module map
+// is keyed so), which is the order by base unless modules overlap.
+std::vector<const ModuleSymbolStatus*> modulesInBreakpadOrder(const ProcessWalk& walk);
 // An inlined call's name, "<name omitted>" when its origin is unknown.
 std::string functionName(const ResolvedStackFrame& frame);
 

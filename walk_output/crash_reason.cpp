@@ -321,6 +321,8 @@ std::string crashReason(const ProcessSnapshot& snapshot) {
   if (!snapshot.crash)
     return "";
   const SnapshotCrash& crash = *snapshot.crash;
+  if (crash.stated_reason)
+    return *crash.stated_reason;
   std::string reason;
   switch (snapshot.system.os) {
   case SnapshotOs::Linux:

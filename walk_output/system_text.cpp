@@ -113,6 +113,10 @@ SystemText systemText(const ProcessSnapshot& snapshot) {
   default:
     break;
   }
+  if (system.os_version_text)
+    out.os_version = *system.os_version_text;
+  if (system.cpu_info_text)
+    out.cpu_info = *system.cpu_info_text;
   out.cpu_count = system.cpu_count;
   return out;
 }

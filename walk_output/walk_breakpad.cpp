@@ -89,15 +89,20 @@ std::string registerLines(const ResolvedStackFrame& frame, SnapshotCpu cpu) {
     if (cpu == SnapshotCpu::X86 && frame.trust != FrameTrust::Context &&
         (ours == "$eax" || ours == "$ecx" || ours == "$edx" || ours == "$eflags"))
       continue;
-    auto value = frame.registers.find(ours);
-    if (value == frame.registers.end())
+    auto found = frame.registers.find(ours);
+    if (found == frame.registers.end())
       continue;
+    uint64_t value = found->second;
+    // Breakpad's mips caller frames hold the call in $pc, two instructions
+    // (the call and its delay slot) before the return address.
+    if ((cpu == SnapshotCpu::Mips || cpu == SnapshotCpu::Mips64) && ours == "$pc" &&
+        frame.trust != FrameTrust::Context && frame.instruction != frame.address)
+      value = frame.instruction;
     char item[64];
     if (wide)
-      std::snprintf(item, sizeof item, " %5s = 0x%016" PRIx64, printed.c_str(), value->second);
+      std::snprintf(item, sizeof item, " %5s = 0x%016" PRIx64, printed.c_str(), value);
     else
-      std::snprintf(item, sizeof item, " %5s = 0x%08" PRIx64, printed.c_str(),
-                    value->second & 0xffffffff);
+      std::snprintf(item, sizeof item, " %5s = 0x%08" PRIx64, printed.c_str(), value & 0xffffffff);
     size_t length = std::strlen(item);
     if (column + length > 80) {
       out += "\n ";
@@ -178,7 +183,12 @@ void printWalkBreakpad(const ProcessWalk& walk, const BreakpadPrintOptions& opti
   if (!system.cpu_info.empty())
     std::fprintf(out, "     %s\n", system.cpu_info.c_str());
   std::fprintf(out, "     %u CPU%s\n", system.cpu_count, system.cpu_count == 1 ? "" : "s");
-  std::fprintf(out, "\nGPU: UNKNOWN\n\n");
+  const SnapshotSystem& gpu = snapshot.system;
+  if (gpu.gl_version.empty() && gpu.gl_vendor.empty() && gpu.gl_renderer.empty())
+    std::fprintf(out, "\nGPU: UNKNOWN\n\n");
+  else
+    std::fprintf(out, "\nGPU: %s\n     %s\n     %s\n\n", gpu.gl_version.c_str(),
+                 gpu.gl_vendor.c_str(), gpu.gl_renderer.c_str());
   if (walk.crashed) {
     std::fprintf(out, "Crash reason:  %s\n", crashReason(snapshot).c_str());
     std::fprintf(out, "Crash address: %s\n", hex(crashAddress(snapshot)).c_str());
@@ -224,8 +234,8 @@ void printWalkBreakpad(const ProcessWalk& walk, const BreakpadPrintOptions& opti
   if (snapshot.modules.empty())
     return;
   std::fprintf(out, "\nLoaded modules:\n");
-  for (const ModuleSymbolStatus& status : walk.modules) {
-    const SnapshotModule& module = *status.module;
+  for (const ModuleSymbolStatus* status : modulesInBreakpadOrder(walk)) {
+    const SnapshotModule& module = *status->module;
     bool main = snapshot.main_module_base && *snapshot.main_module_base != 0 &&
                 module.base == *snapshot.main_module_base;
     std::fprintf(out, "%s - %s  %s  %s%s%s\n", hex8(module.base).c_str(),

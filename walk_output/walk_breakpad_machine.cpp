@@ -18,7 +18,8 @@ void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out) {
   std::fprintf(out, "OS|%s|%s\n", strip(system.os).c_str(), strip(system.os_version).c_str());
   std::fprintf(out, "CPU|%s|%s|%u\n", strip(system.cpu).c_str(), strip(system.cpu_info).c_str(),
                system.cpu_count);
-  std::fprintf(out, "GPU|||\n");
+  std::fprintf(out, "GPU|%s|%s|%s\n", strip(snapshot.system.gl_version).c_str(),
+               strip(snapshot.system.gl_vendor).c_str(), strip(snapshot.system.gl_renderer).c_str());
   std::string requesting = walk.requesting ? std::to_string(*walk.requesting) : "";
   if (walk.crashed) {
     std::fprintf(out, "Crash|%s|%s|%s\n", strip(crashReason(snapshot)).c_str(),
@@ -28,8 +29,8 @@ void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out) {
     std::fprintf(out, "Crash|%s||%s\n", assertion.empty() ? "No crash" : strip(assertion).c_str(),
                  requesting.c_str());
   }
-  for (const ModuleSymbolStatus& status : walk.modules) {
-    const SnapshotModule& module = *status.module;
+  for (const ModuleSymbolStatus* status : modulesInBreakpadOrder(walk)) {
+    const SnapshotModule& module = *status->module;
     bool main = snapshot.main_module_base && module.base == *snapshot.main_module_base;
     std::fprintf(out, "Module|%s|%s|%s|%s|%s|%s|%d\n",
                  strip(pathFileName(module.code_file)).c_str(), strip(module.version).c_str(),

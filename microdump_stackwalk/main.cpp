@@ -1,0 +1,81 @@
+// microdump_stackwalk: a drop-in for Breakpad's, with its usage, options,
+// output and exit status: `microdump_stackwalk [-m] [-s] DUMP
+// [SYMBOL_PATH...]`, DUMP a log holding a microdump (the first is walked).
+// Unlike Breakpad's it also walks x86_64 and riscv microdumps, and lines
+// without a logcat prefix.
+#include "microdump/microdump_snapshot.h"
+#include "stackwalk/process_walk.h"
+#include "walk_output/walk_printers.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using namespace dumpsyms;
+
+std::string baseName(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+void usage(const char* argv0, std::FILE* out) {
+  std::fprintf(out,
+               "Usage: %s [options] <microdump-file> [symbol-path ...]\n"
+               "\n"
+               "Output a stack trace for the provided microdump\n"
+               "\n"
+               "Options:\n"
+               "\n"
+               "  -m         Output in machine-readable format\n"
+               "  -s         Output stack contents\n",
+               baseName(argv0).c_str());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  bool machine = false;
+  BreakpadPrintOptions options;
+  int option;
+  while ((option = getopt(argc, argv, "hms")) != -1) {
+    switch (option) {
+    case 'h':
+      usage(argv[0], stdout);
+      return 0;
+    case 'm':
+      machine = true;
+      break;
+    case 's':
+      options.stack_contents = true;
+      break;
+    default:
+      usage(argv[0], stderr);
+      return 1;
+    }
+  }
+  if (optind >= argc) {
+    std::fprintf(stderr, "%s: Missing microdump file\n", argv[0]);
+    usage(argv[0], stderr);
+    return 1;
+  }
+  std::string dump = argv[optind];
+  std::vector<std::string> symbol_paths(argv + optind + 1, argv + argc);
+  auto snapshot = readMicrodumpSnapshot(dump);
+  if (!snapshot) {
+    std::fprintf(stderr, "microdump_stackwalk: error: %s\n",
+                 llvm::toString(snapshot.takeError()).c_str());
+    return 1;
+  }
+  WalkOptions walk_options;
+  walk_options.breakpad_rules = true;
+  ProcessWalk walk = walkProcess(std::move(*snapshot), symbol_paths, walk_options);
+  if (machine)
+    printWalkBreakpadMachine(walk, stdout);
+  else
+    printWalkBreakpad(walk, options, stdout);
+  return 0;
+}
