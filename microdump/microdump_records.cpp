@@ -14,7 +14,9 @@ bool isRecord(llvm::StringRef text) {
 
 } // namespace
 
-bool mentionsMicrodump(llvm::StringRef head) { return head.contains(kBegin); }
+bool mentionsMicrodump(llvm::StringRef head) {
+  return head.contains(kBegin);
+}
 
 MicrodumpText findMicrodump(llvm::StringRef log) {
   MicrodumpText out;

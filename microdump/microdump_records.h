@@ -13,15 +13,15 @@
 namespace dumpsyms {
 
 struct MicrodumpRecord {
-  char kind = 0;       // 'V', 'O', 'P', 'R', 'G', 'H', 'S', 'C', 'M'
+  char kind = 0;        // 'V', 'O', 'P', 'R', 'G', 'H', 'S', 'C', 'M'
   llvm::StringRef text; // after "<kind> "
-  size_t line = 0;     // in the log, from 1
+  size_t line = 0;      // in the log, from 1
 };
 
 struct MicrodumpText {
   std::vector<MicrodumpRecord> records;
-  size_t begin_line = 0;    // 0: no microdump in the text
-  bool ended = false;       // its END line was seen
+  size_t begin_line = 0;      // 0: no microdump in the text
+  bool ended = false;         // its END line was seen
   size_t more_microdumps = 0; // BEGIN lines after the first microdump's end
 };
 

@@ -18,11 +18,14 @@ struct Arch {
   uint16_t processor_architecture; // MINIDUMP_SYSTEM_INFO's, as Breakpad names CPUs by it
 };
 
-constexpr Arch kArches[] = {
-    {"arm", SnapshotCpu::Arm, 5},          {"arm64", SnapshotCpu::Arm64, 0x8003},
-    {"x86", SnapshotCpu::X86, 0},          {"x86_64", SnapshotCpu::Amd64, 9},
-    {"mips", SnapshotCpu::Mips, 1},        {"mips64", SnapshotCpu::Mips64, 0x8004},
-    {"riscv32", SnapshotCpu::Riscv, 0x8005}, {"riscv64", SnapshotCpu::Riscv64, 0x8006}};
+constexpr Arch kArches[] = {{"arm", SnapshotCpu::Arm, 5},
+                            {"arm64", SnapshotCpu::Arm64, 0x8003},
+                            {"x86", SnapshotCpu::X86, 0},
+                            {"x86_64", SnapshotCpu::Amd64, 9},
+                            {"mips", SnapshotCpu::Mips, 1},
+                            {"mips64", SnapshotCpu::Mips64, 0x8004},
+                            {"riscv32", SnapshotCpu::Riscv, 0x8005},
+                            {"riscv64", SnapshotCpu::Riscv64, 0x8006}};
 
 std::optional<uint64_t> hexNumber(llvm::StringRef text) {
   uint64_t value;
@@ -119,8 +122,8 @@ llvm::Expected<ProcessSnapshot> parseMicrodumpSnapshot(std::unique_ptr<llvm::Mem
       system.os = fields[0] == "A" ? SnapshotOs::Android : SnapshotOs::Linux;
       system.platform_id = fields[0] == "A" ? 0x8203 : 0x8201;
       if (fields[0] != "A" && fields[0] != "L")
-        out.warnings.push_back("line " + std::to_string(record.line) + ": OS '" +
-                               fields[0].str() + "' is neither L nor A: read as Linux");
+        out.warnings.push_back("line " + std::to_string(record.line) + ": OS '" + fields[0].str() +
+                               "' is neither L nor A: read as Linux");
       system.processor_architecture = arch->processor_architecture;
       system.cpu_count = uint32_t(*cpus);
       system.os_version_text = fields.size() > 4 ? fields[4].str() : std::string();
@@ -206,8 +209,8 @@ llvm::Expected<ProcessSnapshot> parseMicrodumpSnapshot(std::unique_ptr<llvm::Mem
       if (!start || !size || !hexNumber(fields[1]))
         return bad(record, "the M record's start, offset or size is not hex");
       if (out.modules.size() >= limits::kMaxMinidumpModules)
-        return bad(record, limits::overLimit("the module count", limits::kMaxMinidumpModules,
-                                             "modules"));
+        return bad(record,
+                   limits::overLimit("the module count", limits::kMaxMinidumpModules, "modules"));
       SnapshotModule module;
       module.base = *start;
       module.size = *size;
@@ -250,8 +253,9 @@ llvm::Expected<ProcessSnapshot> parseMicrodumpSnapshot(std::unique_ptr<llvm::Mem
   (void)stack_pointer;
   out.threads.push_back(std::move(thread));
   out.memory.finish(out.warnings);
-  std::stable_sort(out.modules.begin(), out.modules.end(),
-                   [](const SnapshotModule& a, const SnapshotModule& b) { return a.base < b.base; });
+  std::stable_sort(
+      out.modules.begin(), out.modules.end(),
+      [](const SnapshotModule& a, const SnapshotModule& b) { return a.base < b.base; });
   crash.thread_id = 0;
   out.crash = crash;
   out.requesting_thread_id = 0;

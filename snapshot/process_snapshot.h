@@ -172,8 +172,8 @@ struct ProcessSnapshot {
   // What the crash reporter attached, in the file's order: a microdump's
   // product and process type, Crashpad's annotations.
   std::vector<std::pair<std::string, std::string>> annotations;
-  std::vector<std::string> warnings;                // what was odd or left out while reading
-  std::shared_ptr<const void> owner;                // keeps the bytes `memory` points into
+  std::vector<std::string> warnings; // what was odd or left out while reading
+  std::shared_ptr<const void> owner; // keeps the bytes `memory` points into
 
   // The module covering `address`, or nullptr. `mapped`: as far as its file
   // is mapped (mapped_size), not only as far as the dump's size says.

@@ -48,6 +48,19 @@ bool parseTemporary(const std::string& file_name, std::string& host, long& pid) 
   return pid > 0;
 }
 
+// A process that has exited and not yet been reaped writes nothing more.
+bool isZombie(long pid) {
+  std::FILE* stat = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (!stat)
+    return false;
+  char line[512] = {};
+  size_t n = std::fread(line, 1, sizeof line - 1, stat);
+  std::fclose(stat);
+  // "pid (comm) S ...": the state follows the last ')'.
+  const char* close = std::strrchr(line, ')');
+  return n && close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
+}
+
 } // namespace
 
 bool isAtomicTemporary(const std::string& file_name) {
@@ -139,7 +152,8 @@ size_t removeStaleTemporaries(const std::string& directory) {
     if (writer_host == host) {
       // A pid equal to ours is an earlier process's: this one has not
       // started writing when it cleans up.
-      stale = pid == getpid() || (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+      stale = pid == getpid() || (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) ||
+              isZombie(pid);
     } else {
       llvm::sys::fs::file_status status;
       stale = !llvm::sys::fs::status(it->path(), status) &&

@@ -161,6 +161,11 @@ int runAdd(const AddOptions& options) {
   });
   progress.clear();
 
+  // Again now that this run's writers are done: a writer of a killed run
+  // (a child the kernel kills with its parent) may have been dying still
+  // when the first sweep ran.
+  removeStaleTemporaries(options.store);
+
   Manifest manifest;
   manifest.store = options.store;
   manifest.shard = std::to_string(options.shard.index) + "/" + std::to_string(options.shard.count);

@@ -1,7 +1,6 @@
 #include "walk_output/breakpad_words.h"
 
 #include <algorithm>
-
 #include <cinttypes>
 #include <cstdio>
 

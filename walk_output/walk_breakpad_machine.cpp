@@ -19,7 +19,8 @@ void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out) {
   std::fprintf(out, "CPU|%s|%s|%u\n", strip(system.cpu).c_str(), strip(system.cpu_info).c_str(),
                system.cpu_count);
   std::fprintf(out, "GPU|%s|%s|%s\n", strip(snapshot.system.gl_version).c_str(),
-               strip(snapshot.system.gl_vendor).c_str(), strip(snapshot.system.gl_renderer).c_str());
+               strip(snapshot.system.gl_vendor).c_str(),
+               strip(snapshot.system.gl_renderer).c_str());
   std::string requesting = walk.requesting ? std::to_string(*walk.requesting) : "";
   if (walk.crashed) {
     std::fprintf(out, "Crash|%s|%s|%s\n", strip(crashReason(snapshot)).c_str(),

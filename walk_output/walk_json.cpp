@@ -125,6 +125,10 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
     document["crash"] = nullptr;
   }
   document["assertion"] = orNull(assertionText(snapshot));
+  Array annotations;
+  for (const auto& [name, value] : snapshot.annotations)
+    annotations.push_back(Object{{"name", name}, {"value", value}});
+  document["annotations"] = std::move(annotations);
   document["pid"] = snapshot.pid ? Value(int64_t(*snapshot.pid)) : Value(nullptr);
   bool uptime = snapshot.process_create_time && snapshot.dump_time &&
                 *snapshot.process_create_time &&

@@ -46,9 +46,15 @@ void printThread(const WalkedThread& thread, const ProcessWalk& walk, bool first
 void printWalkText(const ProcessWalk& walk, std::FILE* out) {
   const ProcessSnapshot& snapshot = *walk.snapshot;
   bool first = true;
-  if (snapshot.format == "minidump" && snapshot.crash) {
+  if (snapshot.format != "core" && snapshot.crash) {
     std::fprintf(out, "Crash: %s at %s\n", crashReason(snapshot).c_str(),
                  hexAddress(crashAddress(snapshot)).c_str());
+    first = false;
+  }
+  // What the crash reporter attached (a microdump's product and process
+  // type, Crashpad's annotations).
+  for (const auto& [name, value] : snapshot.annotations) {
+    std::fprintf(out, "%s: %s\n", name.c_str(), value.c_str());
     first = false;
   }
   if (std::string assertion = assertionText(snapshot); !assertion.empty()) {

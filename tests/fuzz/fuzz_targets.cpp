@@ -21,6 +21,7 @@ Target targetNamed(const std::string& name) {
       {"pe", pe},
       {"http_answers", httpAnswers},
       {"minidump", minidump},
+      {"microdump", microdump},
   };
   auto found = targets.find(name);
   return found == targets.end() ? nullptr : found->second;

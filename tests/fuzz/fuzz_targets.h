@@ -33,6 +33,7 @@ int pdb(const uint8_t* data, size_t size);           // a whole dump of a PDB
 int pe(const uint8_t* data, size_t size);            // PE/COFF files (and a PDB paired with one)
 int httpAnswers(const uint8_t* data, size_t size);   // what symbol servers answer
 int minidump(const uint8_t* data, size_t size);      // minidumps and the stack walk
+int microdump(const uint8_t* data, size_t size);     // microdumps in a log and the stack walk
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);

@@ -13,7 +13,10 @@ symbol servers of the upload tests answer; minidump the minidumps
 tests/e2e/core_to_minidump.py writes of the same small cores (x86_64,
 arm64: every stream a client writes, the memory in a MemoryList or a
 Memory64List, lldb's 720-byte contexts) and of an x86 thread in a PE
-module (STACK WIN's path).
+module (STACK WIN's path); microdump the microdumps
+tests/e2e/core_to_microdump.py writes of the x86_64 and arm64 cores, as
+bare lines and as logcat's brief (with other programs' lines) and
+threadtime forms.
 
 make_seeds.py OUT_DIR [TARGET...]  writes OUT_DIR/<target>/... (every
 target when none is named)."""
@@ -185,10 +188,25 @@ def minidump_seeds(out, library):
                                 exception_code=0xc0000005, memory_info=[(0x401000, 0x1000, 0x20)]))
 
 
+def microdump_seeds(out, library):
+    sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+    import core_to_microdump as writer
+    import core_to_minidump
+    for machine, label in ((62, "x86_64"), (183, "arm64")):
+        parsed = core_to_minidump.Core(core(machine, library[:4096], "/opt/app/libwalk.so"))
+        lines = writer.records(parsed, os_id="A" if machine == 183 else "L", stack_limit=4096)
+        # The module the core maps, as the M record of a file that is not here.
+        lines.insert(-1, f"M {0x7f0000000000:016X} {0:016X} {0x5000:016X} "
+                         f"{writer.guid_id(bytes(range(20)))} libwalk.so")
+        for style in ("bare", "brief", "threadtime"):
+            with open(os.path.join(out, f"{label}-{style}"), "w") as fh:
+                fh.write(writer.logged(lines, style=style, interleave=style == "brief"))
+
+
 def main():
     out = sys.argv[1]
     targets = sys.argv[2:] or ["dump_elf", "dwarf_sections", "core_file", "pdb", "pe", "http_answers",
-                               "minidump"]
+                               "minidump", "microdump"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
     if "http_answers" in targets:
@@ -207,7 +225,7 @@ def main():
                     if name.startswith("shapes"):
                         with open(os.path.join(out, "pe", name + "+pdb"), "wb") as fh:
                             fh.write(image + pdb)
-        if not {"dump_elf", "dwarf_sections", "core_file", "minidump"} & set(targets):
+        if not {"dump_elf", "dwarf_sections", "core_file", "minidump", "microdump"} & set(targets):
             return
         for name, (cc, dwarf) in BUILDS.items():
             binary = os.path.join(tmp, name + ".so")
@@ -228,6 +246,8 @@ def main():
                         fh.write(core(machine, data[:4096], "/opt/app/libwalk.so"))
             if name == "gcc-dwarf5" and "minidump" in targets:
                 minidump_seeds(os.path.join(out, "minidump"), data)
+            if name == "gcc-dwarf5" and "microdump" in targets:
+                microdump_seeds(os.path.join(out, "microdump"), data)
 
 
 if __name__ == "__main__":
