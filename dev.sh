@@ -32,6 +32,8 @@ PACKAGES=(
   qemu-user gdb-multiarch
   # minidumps: lldb writes its own of a crash
   lldb-19
+  # Windows minidumps: Wine runs the crash program, its debugger writes the dump
+  wine64
   # symbol servers the upload test talks to
   nginx
   # uploading

@@ -4,6 +4,7 @@
 #include "store/layout.h"
 #include "upload/server_answers.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <llvm/ADT/StringRef.h>
@@ -45,9 +46,13 @@ std::vector<std::string> symbolKeyPaths(const SymbolKey& key) {
   if (usable(key.debug_file, key.debug_id))
     paths.push_back(symbolFileRelativePath(key.debug_file, key.debug_id));
   if (usable(key.code_file, key.code_id)) {
-    std::string code = key.code_file + "/" + key.code_id + "/" + key.code_file + ".sym";
-    if (paths.empty() || paths.front() != code)
-      paths.push_back(code);
+    // As the dump writes it (Windows: "%08X%x", the size in lower case),
+    // then in upper case, as symbol files and the stores' index write it.
+    for (const std::string& id : {key.code_id, llvm::StringRef(key.code_id).upper()}) {
+      std::string code = key.code_file + "/" + id + "/" + key.code_file + ".sym";
+      if (std::find(paths.begin(), paths.end(), code) == paths.end())
+        paths.push_back(code);
+    }
   }
   return paths;
 }

@@ -2,6 +2,7 @@
 
 #include "dump_syms/dump_module.h"
 #include "store/atomic_file.h"
+#include "store/code_id_index.h"
 #include "store/layout.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -43,6 +44,12 @@ ManifestEntry dumpIntoStore(const Options& options) {
     entry.error = llvm::toString(std::move(error));
     return entry;
   }
+  // Windows modules also under their code id, for dumps that lack their
+  // debug id (a failure here costs only that lookup: a warning).
+  if (!module->code_file.empty())
+    if (llvm::Error error =
+            linkCodeId(options.store, module->code_file, module->code_id, entry.sym))
+      entry.warnings.push_back(llvm::toString(std::move(error)));
   entry.records = counts;
   entry.status = facts.debug_info_from == "none" ? EntryStatus::NoDebugInfo : EntryStatus::Written;
   return entry;
