@@ -32,6 +32,7 @@ llvm::Expected<ProcessSnapshot> parse(std::shared_ptr<llvm::MemoryBuffer> buffer
   reader.readBreakpadInfo();
   reader.readAssertion();
   reader.readLinuxStreams();
+  reader.readCrashpadInfo();
   reader.fixModuleExtents();
   if (out.cpu == SnapshotCpu::Unknown)
     out.warnings.push_back("neither SystemInfo nor any thread context says which CPU this is");

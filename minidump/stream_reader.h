@@ -69,6 +69,7 @@ public:
   void readBreakpadInfo();
   void readAssertion();
   void readLinuxStreams();
+  void readCrashpadInfo(); // after readModules: annotations name their module
   void fixModuleExtents();
 
 private:

@@ -39,6 +39,73 @@ Object frameJson(const ResolvedStackFrame& frame) {
   return object;
 }
 
+// "KEY=value" (lsb-release) or "Key:\tvalue" (proc status) lines.
+Object keyValues(llvm::StringRef text, char separator) {
+  Object out;
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    text = rest;
+    auto [key, value] = line.split(separator);
+    key = key.trim();
+    value = value.trim();
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+      value = value.drop_front().drop_back();
+    if (!key.empty())
+      out[key] = value.str();
+  }
+  return out;
+}
+
+Array nulSeparated(llvm::StringRef text) {
+  Array out;
+  while (!text.empty()) {
+    auto [item, rest] = text.split('\0');
+    out.push_back(item.str());
+    text = rest;
+  }
+  return out;
+}
+
+// The Linux streams Breakpad's client adds, read into what they say:
+// lsb-release and proc status as keys and values, the command line and
+// environment as lists, auxv as its (type, value) pairs, cpuinfo as text.
+Value linuxJson(const ProcessSnapshot& snapshot) {
+  const auto& streams = snapshot.linux_streams;
+  if (streams.empty())
+    return nullptr;
+  Object out;
+  auto text = [&](const char* name) -> std::optional<llvm::StringRef> {
+    auto found = streams.find(name);
+    if (found == streams.end())
+      return std::nullopt;
+    return llvm::StringRef(found->second);
+  };
+  if (auto lsb = text("lsb_release"))
+    out["lsb_release"] = keyValues(*lsb, '=');
+  if (auto status = text("status"))
+    out["status"] = keyValues(*status, ':');
+  if (auto cmdline = text("cmdline"))
+    out["cmdline"] = nulSeparated(*cmdline);
+  if (auto environ = text("environ"))
+    out["environ"] = nulSeparated(*environ);
+  if (auto cpuinfo = text("cpuinfo"))
+    out["cpuinfo"] = cpuinfo->str();
+  if (auto auxv = text("auxv")) {
+    unsigned word = wordSize(snapshot.cpu) ? wordSize(snapshot.cpu) : 8;
+    Array pairs;
+    for (size_t at = 0; at + 2 * word <= auxv->size(); at += 2 * word) {
+      uint64_t type = 0, value = 0;
+      std::memcpy(&type, auxv->data() + at, word);
+      std::memcpy(&value, auxv->data() + at + word, word);
+      if (type == 0)
+        break; // AT_NULL
+      pairs.push_back(Array{int64_t(type), hexAddress(value)});
+    }
+    out["auxv"] = std::move(pairs);
+  }
+  return out;
+}
+
 const char* statusName(const ModuleSymbolStatus& status) {
   if (!status.looked_up)
     return "not needed";
@@ -129,6 +196,7 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
   for (const auto& [name, value] : snapshot.annotations)
     annotations.push_back(Object{{"name", name}, {"value", value}});
   document["annotations"] = std::move(annotations);
+  document["linux"] = linuxJson(snapshot);
   document["pid"] = snapshot.pid ? Value(int64_t(*snapshot.pid)) : Value(nullptr);
   bool uptime = snapshot.process_create_time && snapshot.dump_time &&
                 *snapshot.process_create_time &&

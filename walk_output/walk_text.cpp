@@ -51,6 +51,32 @@ void printWalkText(const ProcessWalk& walk, std::FILE* out) {
                  hexAddress(crashAddress(snapshot)).c_str());
     first = false;
   }
+  // The Linux streams' gist: the distribution and the command line.
+  const auto& streams = snapshot.linux_streams;
+  if (auto lsb = streams.find("lsb_release"); lsb != streams.end()) {
+    std::string name;
+    for (llvm::StringRef rest = lsb->second; !rest.empty();) {
+      auto [line, next] = rest.split('\n');
+      rest = next;
+      for (const char* key : {"DISTRIB_DESCRIPTION=", "PRETTY_NAME="})
+        if (line.starts_with(key))
+          name = line.drop_front(std::strlen(key)).trim().trim('"').str();
+    }
+    if (!name.empty()) {
+      std::fprintf(out, "System: %s\n", name.c_str());
+      first = false;
+    }
+  }
+  if (auto cmdline = streams.find("cmdline"); cmdline != streams.end()) {
+    std::string line = cmdline->second;
+    while (!line.empty() && line.back() == '\0')
+      line.pop_back();
+    for (char& c : line)
+      if (c == '\0')
+        c = ' ';
+    std::fprintf(out, "Command line: %s\n", line.c_str());
+    first = false;
+  }
   // What the crash reporter attached (a microdump's product and process
   // type, Crashpad's annotations).
   for (const auto& [name, value] : snapshot.annotations) {

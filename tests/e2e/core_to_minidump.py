@@ -24,7 +24,8 @@ EM_386, EM_ARM, EM_X86_64, EM_AARCH64 = 3, 40, 62, 183
 FATAL = {4, 5, 6, 7, 8, 11, 31}  # SIGILL SIGTRAP SIGABRT SIGBUS SIGFPE SIGSEGV SIGSYS
 
 STREAMS = {"ThreadList": 3, "ModuleList": 4, "MemoryList": 5, "Memory64List": 9, "Exception": 6, "SystemInfo": 7,
-           "UnloadedModuleList": 14, "MiscInfo": 15, "MemoryInfoList": 16, "BreakpadInfo": 0x47670001, "LinuxMaps": 0x47670009, "ThreadNameList": 24}
+           "UnloadedModuleList": 14, "MiscInfo": 15, "MemoryInfoList": 16, "BreakpadInfo": 0x47670001, "LinuxMaps": 0x47670009, "ThreadNameList": 24,
+           "LinuxLsbRelease": 0x47670005, "LinuxCmdLine": 0x47670006, "CrashpadInfo": 0x43500001}
 # Stack bytes kept below the stack pointer (the red zone) and above it.
 BELOW_SP, STACK_BYTES = 128, 128 * 1024
 
@@ -203,7 +204,8 @@ class Writer:
 
 
 def convert(core, drop=(), context_size=None, names=None, modules=None, platform=0x8201, exception_code=None,
-            memory_info=None, memory64=False, unloaded=(), dump_thread=0x7ffffff0):
+            memory_info=None, memory64=False, unloaded=(), dump_thread=0x7ffffff0, crashpad=None,
+            linux_text=None):
     """`modules`: [(base, size, path, CodeView record)] in place of those
     NT_FILE gives; `platform`: SystemInfo's PlatformId (Linux by default);
     `exception_code`: the Exception stream's code in place of the signal;
@@ -212,7 +214,11 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
     (as full-memory dumps hold it), the threads' stack ranges without bytes
     of their own; `unloaded`: paths of modules to list as unloaded
     (UnloadedModuleList) rather than loaded; `dump_thread`: the thread
-    BreakpadInfo names as the one that wrote the dump."""
+    BreakpadInfo names as the one that wrote the dump; `crashpad`: a
+    CrashpadInfo stream, {"simple": {key: value}, "modules": {module index:
+    {"list": [text], "simple": {key: value}, "objects": {name: text}}}} as
+    Crashpad's client writes it; `linux_text`: {"LinuxLsbRelease": text,
+    ...} streams to add."""
     w = Writer()
     now = 1700000000
     crashed = next((t for t in core.threads if t["signal"] in FATAL),
@@ -311,6 +317,10 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
         entries = b"".join(struct.pack("<QQIIQIIII", base, base, protect, 0, size, 0x1000, protect, 0x1000000, 0)
                            for base, size, protect in memory_info)
         w.stream("MemoryInfoList", struct.pack("<IIQ", 16, 48, len(memory_info)) + entries)
+    if crashpad is not None:
+        w.stream("CrashpadInfo", crashpad_info(w, crashpad))
+    for name, text in (linux_text or {}).items():
+        w.stream(name, text.encode())
     if "LinuxMaps" not in drop and platform == 0x8201:
         lines = []
         for vaddr, memsz, _, _, flags in sorted(core.segments):
@@ -323,6 +333,41 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
                          (f"                          {path}" if path else ""))
         w.stream("LinuxMaps", ("\n".join(lines) + "\n").encode())
     return w.finish(now)
+
+
+def crashpad_info(w, info):
+    """MINIDUMP_CRASHPAD_INFO and what it points to (Crashpad's
+    minidump_extensions.h structures)."""
+    def utf8(text):
+        raw = text.encode()
+        return w.put(struct.pack("<I", len(raw)) + raw + b"\0")
+
+    def dictionary(pairs):
+        if not pairs:
+            return 0, 0
+        entries = b"".join(struct.pack("<II", utf8(k), utf8(v)) for k, v in pairs.items())
+        blob = struct.pack("<I", len(pairs)) + entries
+        return len(blob), w.put(blob)
+
+    simple = dictionary(info.get("simple", {}))
+    links = b""
+    for index, module in sorted(info.get("modules", {}).items()):
+        strings = [utf8(t) for t in module.get("list", [])]
+        lists = struct.pack("<I", len(strings)) + b"".join(struct.pack("<I", r) for r in strings)
+        list_loc = (len(lists), w.put(lists)) if strings else (0, 0)
+        objects = module.get("objects", {})
+        entries = b"".join(struct.pack("<IHHI", utf8(k), 1, 0, utf8(v)) for k, v in objects.items())
+        blob = struct.pack("<I", len(objects)) + entries
+        object_loc = (len(blob), w.put(blob)) if objects else (0, 0)
+        record = struct.pack("<I", 1) + struct.pack("<II", *list_loc) + \
+            struct.pack("<II", *dictionary(module.get("simple", {}))) + struct.pack("<II", *object_loc)
+        links += struct.pack("<III", index, len(record), w.put(record))
+    module_list = struct.pack("<I", len(info.get("modules", {}))) + links
+    module_loc = (len(module_list), w.put(module_list)) if info.get("modules") else (0, 0)
+    report_id = bytes(range(16))
+    client_id = bytes(range(16, 32))
+    return struct.pack("<I", 1) + report_id + client_id + struct.pack("<II", *simple) + \
+        struct.pack("<II", *module_loc)
 
 
 def main():

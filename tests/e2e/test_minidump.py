@@ -391,6 +391,26 @@ def x86_64(args, report, tmp):
                             ours["threads"][0]["frames"][0]["function"] or "(WARNING: Corrupt symbols, libwalk.so" \
                             not in human:
                         report.fail(f"{label}: corrupt symbols not used and said: {status}")
+                    # Crashpad's annotations, the Linux streams: in text and --json.
+                    annotated = os.path.join(directory, "crashpad.dmp")
+                    to_minidump(gcore, annotated, crashpad={
+                        "simple": {"prod": "Walker", "ver": "1.2.3"},
+                        "modules": {0: {"list": ["started the walk"], "simple": {"channel": "beta"},
+                                        "objects": {"phase": "descending"}}}},
+                        linux_text={"LinuxLsbRelease": "DISTRIB_ID=Debian\nDISTRIB_RELEASE=12\n",
+                                    "LinuxCmdLine": "./walker\0lib\0"})
+                    mine = walk_json(args, [store], annotated)
+                    got = {a["name"]: a["value"] for a in mine["annotations"]}
+                    first = mine["modules"][0]["name"]
+                    want = {"prod": "Walker", "ver": "1.2.3", f"{first}: [0]": "started the walk",
+                            f"{first}: channel": "beta", f"{first}: phase": "descending",
+                            "crashpad.report_id": "03020100-0504-0706-0809-0a0b0c0d0e0f"}
+                    text = sh(args.symtool, "stackwalk", "--store", store, annotated).stdout
+                    if any(got.get(k) != v for k, v in want.items()) or "prod: Walker" not in text or \
+                            mine.get("linux", {}).get("lsb_release", {}).get("DISTRIB_ID") != "Debian" or \
+                            mine.get("linux", {}).get("cmdline") != ["./walker", "lib"]:
+                        report.fail(f"{label}: Crashpad annotations / Linux streams: {got} "
+                                    f"{mine.get('linux')}")
                     # No exception stream: the requesting thread from BreakpadInfo.
                     quiet = os.path.join(directory, "no-exception.dmp")
                     to_minidump(gcore, quiet, drop=["Exception"])

@@ -173,7 +173,12 @@ def minidump_seeds(out, library):
     module = [(base, 0x5000, "/opt/app/libwalk.so", b"LEpB" + bytes(range(20)))]
     for machine, label in ((62, "x86_64"), (183, "arm64")):
         parsed = writer.Core(core(machine, library[:4096], "/opt/app/libwalk.so"))
-        variants = {"": {}, "-memory64": {"memory64": True}, "-names": {"names": {4242: "main"}}}
+        variants = {"": {}, "-memory64": {"memory64": True}, "-names": {"names": {4242: "main"}},
+                    "-crashpad": {"crashpad": {"simple": {"prod": "Walker"},
+                                               "modules": {0: {"list": ["a"], "simple": {"k": "v"},
+                                                               "objects": {"o": "x"}}}},
+                                  "linux_text": {"LinuxLsbRelease": "DISTRIB_ID=Debian\n",
+                                                 "LinuxCmdLine": "./walker\0lib\0"}}}
         if machine == 62:
             variants["-lldb-720"] = {"context_size": 720}
         for suffix, options in variants.items():
