@@ -205,7 +205,7 @@ class Writer:
 
 def convert(core, drop=(), context_size=None, names=None, modules=None, platform=0x8201, exception_code=None,
             memory_info=None, memory64=False, unloaded=(), dump_thread=0x7ffffff0, crashpad=None,
-            linux_text=None):
+            linux_text=None, extra_memory=()):
     """`modules`: [(base, size, path, CodeView record)] in place of those
     NT_FILE gives; `platform`: SystemInfo's PlatformId (Linux by default);
     `exception_code`: the Exception stream's code in place of the signal;
@@ -218,7 +218,8 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
     CrashpadInfo stream, {"simple": {key: value}, "modules": {module index:
     {"list": [text], "simple": {key: value}, "objects": {name: text}}}} as
     Crashpad's client writes it; `linux_text`: {"LinuxLsbRelease": text,
-    ...} streams to add."""
+    ...} streams to add; `extra_memory`: (address, size) ranges of zero
+    bytes added to the Memory64List (a full-memory dump's bulk)."""
     w = Writer()
     now = 1700000000
     crashed = next((t for t in core.threads if t["signal"] in FATAL),
@@ -267,7 +268,7 @@ def convert(core, drop=(), context_size=None, names=None, modules=None, platform
 
     memory = [(s, r, n) for s, r, n in stacks.values()] + ([code_region] if code_region else [])
     if memory64:
-        ranges = sorted(stack_bytes.values())
+        ranges = sorted(list(stack_bytes.values()) + [(a, bytes(n)) for a, n in extra_memory])
         data_rva = w.put(b"".join(d for _, d in ranges))
         w.stream("Memory64List", struct.pack("<QQ", len(ranges), data_rva) +
                  b"".join(struct.pack("<QQ", s, len(d)) for s, d in ranges))
