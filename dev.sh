@@ -32,8 +32,9 @@ PACKAGES=(
   qemu-user gdb-multiarch
   # minidumps: lldb writes its own of a crash
   lldb-19
-  # Windows minidumps: Wine runs the crash program, its debugger writes the dump
-  wine64
+  # Windows minidumps: Wine runs the crash programs (x64 and x86), its
+  # debugger writes the dump
+  wine64 wine32:i386
   # symbol servers the upload test talks to
   nginx
   # uploading
@@ -72,6 +73,11 @@ install_missing() {
   echo "dev.sh: installing ${missing[*]}" >&2
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  # wine32 is an i386 package: Debian needs the architecture enabled first.
+  if printf '%s\n' "${missing[@]}" | grep -q ':i386$' &&
+    ! dpkg --print-foreign-architectures | grep -qx i386; then
+    $sudo dpkg --add-architecture i386
+  fi
   $sudo apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }

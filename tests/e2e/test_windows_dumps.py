@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """Windows minidumps as Windows crash reporters send them, written by Wine:
 a freestanding crash program (fixtures/windows_crash, clang-19 and
-lld-link-19 with a PDB; x64, -O2 and -O0, with and without frame
-pointers) runs under wine64 in a prefix of its own; Wine's debugger, set as
+lld-link-19 with a PDB; x64 and x86, -O2 with and without frame pointers,
+and -O0) runs under Wine (wine64, and wine32 for x86) in a prefix of its
+own; Wine's debugger, set as
 the AeDebug debugger, writes the minidump after the crash and prints its
 own backtrace. Wine's module lists carry no CodeView records, so the
 module is found by its code id: `symstore add` indexes it under
 <code_file>/<code_id>/ and the walker looks it up there. The frames in the
 program equal winedbg's (function, line, return address), the caller out
-of it is kernel32's (callers' lines, which winedbg takes at the return
+of it is kernel32's; x86 callers are found by STACK WIN (callers' lines, which winedbg takes at the return
 address, are llvm-symbolizer's at the call); the same walk over HTTP (the store served by nginx)
-finds the module by the code-id path."""
+finds the module by the code-id path. winedbg does not read FPO data and
+stops in the first x86 frame without a frame pointer: past it, each of our
+callers must return to just after a call instruction (llvm-objdump), at
+the line llvm-symbolizer gives for the call, found by STACK WIN, out to
+entry() and kernel32."""
 import json
 import os
 import re
@@ -26,7 +31,11 @@ SOURCE = os.path.join(HERE, "..", "..", "fixtures", "windows_crash", "crash.c")
 CLANG = "/usr/lib/llvm-19/bin/clang"
 LLD_LINK = "/usr/lib/llvm-19/bin/lld-link"
 WINE64 = "/usr/lib/wine/wine64"
-AEDEBUG = r"HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug"
+WINE32 = "/usr/lib/wine/wine"
+X64, X86 = "x86_64-pc-windows-msvc", "i686-pc-windows-msvc"
+# (32-bit processes read theirs from the WOW64 view of the registry)
+AEDEBUG = (r"HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug",
+           r"HKLM\Software\Wow6432Node\Microsoft\Windows NT\CurrentVersion\AeDebug")
 FRAME = re.compile(r"^(?:=>)?\s*(\d+) 0x([0-9a-f]+) (\S+?)(?:\+0x([0-9a-f]+))?\(.*?\)(?: \[(.*?):(\d+)\])? in (\S+)")
 
 
@@ -35,11 +44,11 @@ def sh(*argv, **kw):
     return subprocess.run(list(argv), capture_output=True, text=True, **kw)
 
 
-def build(tmp, name, flags):
+def build(tmp, name, flags, target):
     directory = os.path.join(tmp, name)
     os.makedirs(directory)
     obj, exe, pdb = (os.path.join(directory, "crash" + ext) for ext in (".obj", ".exe", ".pdb"))
-    sh(CLANG, "--target=x86_64-pc-windows-msvc", "-g", "-gcodeview", *flags, "-c", SOURCE, "-o", obj, check=True)
+    sh(CLANG, f"--target={target}", "-g", "-gcodeview", *flags, "-c", SOURCE, "-o", obj, check=True)
     sh(LLD_LINK, "/debug", "/nodefaultlib", "/entry:entry", "/subsystem:console", obj, f"/out:{exe}",
        f"/pdb:{pdb}", check=True)
     return exe, pdb
@@ -50,6 +59,18 @@ def symbolized_line(exe, address):
            hex(address))
     m = re.search(r":(\d+):\d+", p.stdout)
     return int(m.group(1)) if m else None
+
+
+def ends_with_call(exe, address):
+    """Whether the instruction just before `address` is a call (objdump's
+    disassembly of the bytes before it)."""
+    for start in range(address - 7, address):
+        q = sh("llvm-objdump-19", "-d", "--no-show-raw-insn", f"--start-address={start:#x}",
+               f"--stop-address={address:#x}", exe)
+        lines = [line for line in q.stdout.splitlines() if re.match(r"^\s*[0-9a-f]+:\s", line)]
+        if len(lines) == 1 and re.search(r"\bcall", lines[0]):
+            return True
+    return False
 
 
 def winedbg_frames(text):
@@ -84,16 +105,21 @@ def run(args, report, tmp):
                WINEDLLOVERRIDES="mscoree,mshtml=")
     sh(WINE64, "wineboot", "--init", env=env, timeout=300)
     dumps = frames = 0
-    for name, flags in (("crash.O2.fp", ["-O2", "-fno-omit-frame-pointer"]),
-                        ("crash.O2.nofp", ["-O2", "-fomit-frame-pointer"]),
-                        ("crash.O0", ["-O0"])):
-        exe, pdb = build(tmp, name, flags)
+    for name, flags, target in (("crash.O2.fp", ["-O2", "-fno-omit-frame-pointer"], X64),
+                                ("crash.O2.nofp", ["-O2", "-fomit-frame-pointer"], X64),
+                                ("crash.O0", ["-O0"], X64),
+                                ("crash.x86.O2.nofp", ["-O2", "-fomit-frame-pointer"], X86),
+                                ("crash.x86.O2.fp", ["-O2", "-fno-omit-frame-pointer"], X86),
+                                ("crash.x86.O0", ["-O0"], X86)):
+        exe, pdb = build(tmp, name, flags, target)
+        wine = WINE64 if target == X64 else WINE32
         dump = os.path.join(tmp, name + ".dmp")
         windows_path = "Z:" + dump.replace("/", "\\\\")
-        sh(WINE64, "reg", "add", AEDEBUG, "/v", "Debugger", "/t", "REG_SZ", "/d",
-           f"winedbg --minidump {windows_path} %ld %ld", "/f", env=env)
-        sh(WINE64, "reg", "add", AEDEBUG, "/v", "Auto", "/t", "REG_SZ", "/d", "1", "/f", env=env)
-        p = sh(WINE64, exe, env=env, timeout=300)
+        for key in AEDEBUG:
+            sh(WINE64, "reg", "add", key, "/v", "Debugger", "/t", "REG_SZ", "/d",
+               f"winedbg --minidump {windows_path} %ld %ld", "/f", env=env)
+            sh(WINE64, "reg", "add", key, "/v", "Auto", "/t", "REG_SZ", "/d", "1", "/f", env=env)
+        p = sh(wine, exe, env=env, timeout=300)
         theirs = winedbg_frames(p.stdout + p.stderr)
         if not os.path.exists(dump) or not theirs:
             report.fail(f"{name}: Wine wrote no minidump or backtrace: {(p.stdout + p.stderr)[-500:]}")
@@ -129,7 +155,28 @@ def run(args, report, tmp):
                 report.fail(f"{name}: frame {i}: ours {got} != winedbg's {(hex(address), function, line)}")
                 break
             frames += 1
-        if len(mine) < 3:
+            # x86: callers found by STACK WIN (the walk's "cfi"), not by scanning.
+            if target == X86 and i > 0 and got["trust"] != "cfi":
+                report.fail(f"{name}: frame {i} found by {got['trust']}, not by STACK WIN")
+        if len(mine) < 3 and target == X86 and "nofp" in name:
+            # winedbg does not read FPO data: it stops in the first frame
+            # without a frame pointer. Past it, each of our callers in the
+            # program must return to just after a call (objdump), at the
+            # function and line llvm-symbolizer gives for the call, out to
+            # entry() and kernel32.
+            chain = [f for f in physical if f["module"] == "crash.exe"]
+            for i, got in enumerate(chain[1:], 1):
+                address = int(got["address"], 16)
+                if not ends_with_call(exe, address) or got["line"] != symbolized_line(exe, address - 1) or \
+                        got["trust"] != "cfi":
+                    report.fail(f"{name}: frame {i} {got} does not return after a call at its line")
+                    break
+                frames += 1
+            if not chain or chain[-1]["function"] != "entry" or len(physical) <= len(chain) or \
+                    physical[len(chain)]["module"] != "kernel32.dll":
+                report.fail(f"{name}: the walk does not reach entry() and kernel32: "
+                            f"{[(f['module'], f['function']) for f in physical]}")
+        elif len(mine) < 3:
             report.fail(f"{name}: winedbg's backtrace has {len(mine)} frames in the program: {theirs}")
         if outside and (len(physical) <= len(mine) or int(physical[len(mine)]["address"], 16) != outside[0]):
             report.fail(f"{name}: the caller out of the program is not winedbg's {hex(outside[0])} "
@@ -147,8 +194,10 @@ def run(args, report, tmp):
                 if not remote or [f["function"] for f in remote["threads"][0]["frames"]] != \
                         [f["function"] for f in crashed]:
                     report.fail(f"{name}: over HTTP by code id: {q.stderr.strip()[:300]}")
-    report.note(f"{dumps} Wine minidumps of x64 crashes: {frames} frames in the program equal winedbg's, "
-                f"the program found by its code id (locally and over HTTP)")
+    report.note(f"{dumps} Wine minidumps of x64 and x86 crashes: {frames} frames in the program equal "
+                f"winedbg's (or, past where winedbg cannot unwind x86 FPO frames, return after a call at "
+                f"llvm-symbolizer's line, found by STACK WIN); the program found by its code id "
+                f"(locally and over HTTP)")
 
 
 if __name__ == "__main__":
