@@ -19,33 +19,18 @@ Breakpad's processor: $BREAKPAD_MINIDUMP_STACKWALK, else
 no test asserts a timing."""
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
 
+from bench import measure  # noqa: E402  (wall time and peak memory, best of N)
 import core_to_minidump  # noqa: E402
 import test_stackwalk as walk  # noqa: E402
-
-
-def measure(cmd, runs):
-    best = None
-    for _ in range(runs):
-        p = subprocess.run(["/usr/bin/time", "-v"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           text=True)
-        if p.returncode != 0:
-            return None
-        wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", p.stderr).group(1)
-        parts = [float(x) for x in wall.split(":")]
-        seconds = parts[-1] + 60 * parts[-2] + (3600 * parts[-3] if len(parts) > 2 else 0)
-        rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
-        if best is None or seconds < best[0]:
-            best = (seconds, rss)
-    return best
 
 
 def main():

@@ -3,6 +3,7 @@
 // cores, and what a minidump adds: the system, the crash, thread names,
 // each module's identity, version and symbol status, unloaded modules.
 #include "walk_output/crash_reason.h"
+#include "walk_output/json_values.h"
 #include "walk_output/system_text.h"
 #include "walk_output/walk_printers.h"
 
@@ -18,10 +19,6 @@ namespace {
 using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
-
-Value orNull(const std::string& text) {
-  return text.empty() ? Value(nullptr) : Value(text);
-}
 
 Object frameJson(const ResolvedStackFrame& frame) {
   Object object{

@@ -7,6 +7,7 @@
 // physical frame as `inlines` (innermost first), the crashing thread copied
 // with its registers -- and its choice of null for what the dump lacks.
 #include "walk_output/crash_reason.h"
+#include "walk_output/json_values.h"
 #include "walk_output/system_text.h"
 #include "walk_output/walk_printers.h"
 
@@ -23,10 +24,6 @@ using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
 
-Value orNull(const std::string& text) {
-  return text.empty() ? Value(nullptr) : Value(text);
-}
-
 // "0x" and the value padded to the pointer width (16 digits when unknown).
 struct Hex {
   unsigned digits;
@@ -37,27 +34,10 @@ struct Hex {
   }
 };
 
+// Our trust names are rust-minidump's, but for a return simulated from a
+// leaf (the context's own registers, no memory read: "context").
 const char* trustOf(const ResolvedStackFrame& frame) {
-  switch (frame.trust) {
-  case FrameTrust::Context:
-    return "context";
-  case FrameTrust::Cfi:
-    return "cfi";
-  case FrameTrust::CfiScan:
-    return "cfi_scan";
-  case FrameTrust::FramePointer:
-    return "frame_pointer";
-  case FrameTrust::Scan:
-    return "scan";
-  case FrameTrust::Prewalked:
-    return "prewalked";
-  // A return simulated from a leaf: the context's own registers, no memory read.
-  case FrameTrust::Leaf:
-    return "context";
-  case FrameTrust::Inline:
-    return "cfi"; // never a physical frame's
-  }
-  return "non";
+  return frame.trust == FrameTrust::Leaf ? "context" : trustName(frame.trust);
 }
 
 // rust-minidump's register names for the CPU, in its order, and ours for
