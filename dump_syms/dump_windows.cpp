@@ -3,16 +3,20 @@
 #include "cfi/x64_unwind_reader.h"
 #include "locate/pdb_locator.h"
 #include "object/elf_image.h"
+#include "pdb/breakpad_pdb_names.h"
+#include "pdb/dia_local_names.h"
 #include "pdb/frame_data.h"
 #include "pdb/inlinee_names.h"
 #include "pdb/module_symbols.h"
 #include "pdb/pdb_file.h"
 #include "pdb/publics.h"
+#include "pdb/undname_printer.h"
 #include "pdb/windows_names.h"
 #include "pe/pe_image.h"
 #include "symbol_writer/module_builder.h"
 #include "symbol_writer/path_prefix_map.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
 #include <llvm/BinaryFormat/COFF.h>
@@ -20,6 +24,7 @@
 #include <llvm/DebugInfo/PDB/Native/DbiStream.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <map>
 #include <unordered_map>
 
 namespace dumpsyms {
@@ -234,19 +239,56 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
   // Publics: PUBLIC records, and the full (mangled) names of C++ functions,
   // which procedure records give without parameters.
   size_t skipped_publics = 0;
-  std::vector<PdbPublic> publics = readCodePublics(pdb, skipped_publics);
+  bool breakpad_names = options.names == NameStyle::Breakpad;
+  std::vector<PdbPublic> publics = readCodePublics(pdb, skipped_publics, breakpad_names);
   if (skipped_publics)
     diagnostics.warn(pdb.path() + ": " + std::to_string(skipped_publics) +
                      " public symbols were unreadable");
+  // At each address the public Breakpad's dumper picks: the least decorated
+  // name (in llvm style: the first mangled one, for its parameters).
   std::unordered_map<uint32_t, std::string> mangled_at;
-  for (const PdbPublic& symbol : publics)
+  std::map<uint32_t, std::vector<std::string>> names_at;
+  for (const PdbPublic& symbol : publics) {
     if (isMsvcMangled(symbol.name))
       mangled_at.emplace(symbol.rva, symbol.name);
-  ProcedureNamer namer = [&](uint32_t rva, StringRef name) {
-    auto mangled = mangled_at.find(rva);
+    names_at[symbol.rva].push_back(symbol.name);
+  }
+  for (auto& [rva, names] : names_at)
+    std::sort(names.begin(), names.end());
+  // The public DIA undecorates for a procedure: the one of its name (x86
+  // decoration aside: "__chkstk" for "_chkstk" beside "__alloca_probe"), or
+  // the one its name is the undecorated form of (a folded scalar and vector
+  // deleting destructor share an address), else the least.
+  auto publicFor = [&](const std::vector<std::string>& names, StringRef procedure) {
+    for (const std::string& name : names)
+      if (name == procedure ||
+          (x86 && !isMsvcMangled(name) && undecorateName(name, true).name == procedure))
+        return name;
+    for (const std::string& name : names)
+      if (auto undecorated = undnameStyle(name);
+          undecorated && StringRef(*undecorated).starts_with((procedure + "(").str()))
+        return name;
+    return names.front();
+  };
+  DiaLocalNames local_names(pdb.raw());
+  ProcedureNamer namer = [&](const ProcedureFacts& facts) -> ProcedureName {
+    if (breakpad_names) {
+      if (auto found = names_at.find(facts.rva); found != names_at.end()) {
+        BreakpadPdbName named = breakpadNameOfDecorated(publicFor(found->second, facts.name));
+        return {std::move(named.name), named.stack_parameter_size};
+      }
+      if (!facts.local) {
+        BreakpadPdbName named = breakpadNameOfDecorated(facts.name);
+        return {std::move(named.name), named.stack_parameter_size};
+      }
+      if (auto dia = local_names.name(facts.name, facts.type))
+        return {breakpadNameOfLocal(std::move(*dia)), 0};
+      return {facts.name.empty() ? "<name omitted>" : facts.name.str(), 0};
+    }
+    auto mangled = mangled_at.find(facts.rva);
     if (mangled != mangled_at.end())
-      return undecorateName(mangled->second, x86).name;
-    return name.empty() ? std::string("<name omitted>") : name.str();
+      return {undecorateName(mangled->second, x86).name, 0};
+    return {facts.name.empty() ? std::string("<name omitted>") : facts.name.str(), 0};
   };
 
   ModuleBuilder builder(std::move(header));
@@ -265,8 +307,16 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
   }
   for (const std::string& problem : inlinees.problems())
     diagnostics.warn(pdb.path() + ": " + problem + ": inlined functions are not named");
-  for (const PdbPublic& symbol : publics)
-    builder.addCodeSymbol({symbol.rva, 0, undecorateName(symbol.name, x86).name});
+  if (breakpad_names) {
+    for (const auto& [rva, names] : names_at) {
+      BreakpadPdbName named = breakpadNameOfDecorated(names.front());
+      builder.addCodeSymbol(
+          {rva, 0, std::move(named.name), named.stack_parameter_size, names.size() > 1});
+    }
+  } else {
+    for (const PdbPublic& symbol : publics)
+      builder.addCodeSymbol({symbol.rva, 0, undecorateName(symbol.name, x86).name});
+  }
 
   if (!options.no_cfi && pe && pe->machine() == COFF::IMAGE_FILE_MACHINE_AMD64) {
     X64UnwindResult unwind =
@@ -279,13 +329,16 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
   }
 
   BuildOptions build_options;
-  build_options.mark_multiple = options.mark_multiple;
+  // (Breakpad's Windows dumper marks every shared address; the readers'
+  // own `multiple` says where.)
+  build_options.mark_multiple = options.mark_multiple && !breakpad_names;
+  build_options.publics_inside_functions = breakpad_names;
   build_options.keep_inlines = options.inlines;
   build_options.threads = options.jobs;
   BuildStats stats;
   Module module = std::move(builder).finish(build_options, stats);
   if (!options.no_cfi) {
-    StackWinResult stack_win = readStackWin(pdb);
+    StackWinResult stack_win = readStackWin(pdb, breakpad_names);
     for (std::string& warning : stack_win.warnings)
       diagnostics.warn(pdb.path() + ": " + warning);
     module.stack_win = std::move(stack_win.records);

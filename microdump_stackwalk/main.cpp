@@ -5,10 +5,9 @@
 // without a logcat prefix.
 #include "microdump/microdump_snapshot.h"
 #include "stackwalk/process_walk.h"
-#include "walk_output/walk_printers.h"
+#include "walk_output/breakpad_usage.h"
 
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -17,22 +16,10 @@ namespace {
 
 using namespace dumpsyms;
 
-std::string baseName(const char* path) {
-  const char* slash = std::strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
-
 void usage(const char* argv0, std::FILE* out) {
-  std::fprintf(out,
-               "Usage: %s [options] <microdump-file> [symbol-path ...]\n"
-               "\n"
-               "Output a stack trace for the provided microdump\n"
-               "\n"
-               "Options:\n"
-               "\n"
-               "  -m         Output in machine-readable format\n"
-               "  -s         Output stack contents\n",
-               baseName(argv0).c_str());
+  printBreakpadUsage(out, argv0, "microdump",
+                     "  -m         Output in machine-readable format\n"
+                     "  -s         Output stack contents\n");
 }
 
 } // namespace
@@ -73,9 +60,6 @@ int main(int argc, char** argv) {
   WalkOptions walk_options;
   walk_options.breakpad_rules = true;
   ProcessWalk walk = walkProcess(std::move(*snapshot), symbol_paths, walk_options);
-  if (machine)
-    printWalkBreakpadMachine(walk, stdout);
-  else
-    printWalkBreakpad(walk, options, stdout);
+  printWalkAsBreakpad(walk, machine, options, stdout);
   return 0;
 }

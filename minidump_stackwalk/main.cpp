@@ -5,7 +5,7 @@
 // DUMP [SYMBOL_PATH...]`. Options are parsed by getopt, as Breakpad's are
 // (on glibc they may follow the dump).
 #include "stackwalk/process_walk.h"
-#include "walk_output/walk_printers.h"
+#include "walk_output/breakpad_usage.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -18,30 +18,18 @@ namespace {
 
 using namespace dumpsyms;
 
-std::string baseName(const char* path) {
-  const char* slash = std::strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
-
 void usage(const char* argv0, std::FILE* out) {
-  std::fprintf(out,
-               "Usage: %s [options] <minidump-file> [symbol-path ...]\n"
-               "\n"
-               "Output a stack trace for the provided minidump\n"
-               "\n"
-               "Options:\n"
-               "\n"
-               "  -f FORMAT  Output format (default: human)\n"
-               "             Possible FORMAT values:\n"
-               "               human    Human-readable text output\n"
-               "               machine  Pipe-delimited machine-readable output\n"
-               "  -m         Output in machine-readable format (deprecated, use -f machine)\n"
-               "  -s         Output stack contents\n"
-               "  -c         Output thread that causes crash or dump only\n"
-               "  -t <index> Output thread with given index only\n"
-               "  -d         Dump pointers on stack\n"
-               "  -b         Brief of the thread that causes crash or dump\n",
-               baseName(argv0).c_str());
+  printBreakpadUsage(out, argv0, "minidump",
+                     "  -f FORMAT  Output format (default: human)\n"
+                     "             Possible FORMAT values:\n"
+                     "               human    Human-readable text output\n"
+                     "               machine  Pipe-delimited machine-readable output\n"
+                     "  -m         Output in machine-readable format (deprecated, use -f machine)\n"
+                     "  -s         Output stack contents\n"
+                     "  -c         Output thread that causes crash or dump only\n"
+                     "  -t <index> Output thread with given index only\n"
+                     "  -d         Dump pointers on stack\n"
+                     "  -b         Brief of the thread that causes crash or dump\n");
 }
 
 } // namespace
@@ -119,9 +107,6 @@ int main(int argc, char** argv) {
   WalkOptions walk_options;
   walk_options.breakpad_rules = true;
   ProcessWalk walk = walkProcess(std::move(*snapshot), symbol_paths, walk_options);
-  if (machine)
-    printWalkBreakpadMachine(walk, stdout);
-  else
-    printWalkBreakpad(walk, options, stdout);
+  printWalkAsBreakpad(walk, machine, options, stdout);
   return 0;
 }

@@ -62,7 +62,7 @@ void append(std::vector<StackWinRecord>& records, StackWinRecord record) {
 
 } // namespace
 
-StackWinResult readStackWin(PdbFile& pdb) {
+StackWinResult readStackWin(PdbFile& pdb, bool raw_programs) {
   StackWinResult result;
   auto dbi = pdb.raw().getPDBDbiStream();
   if (!dbi) {
@@ -82,7 +82,10 @@ StackWinResult readStackWin(PdbFile& pdb) {
           consumeError(program.takeError());
           ++unnamed;
         }
-        append(result.records, stackWinFromFrameData(entry, program ? program->str() : ""));
+        StackWinRecord record = stackWinFromFrameData(entry, program ? program->str() : "");
+        if (raw_programs && program)
+          record.program = program->str();
+        append(result.records, std::move(record));
       }
       if (unnamed)
         result.warnings.push_back(std::to_string(unnamed) +

@@ -23,6 +23,8 @@ struct StackWinResult {
   std::vector<std::string> warnings;
 };
 
-StackWinResult readStackWin(PdbFile& pdb);
+// `raw_programs`: program strings as the PDB holds them, trailing space and
+// all, as Breakpad's Windows dump_syms copies them (--names breakpad).
+StackWinResult readStackWin(PdbFile& pdb, bool raw_programs = false);
 
 } // namespace dumpsyms

@@ -286,7 +286,12 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
         warn("unreadable procedure record");
       } else if (auto rva = pdb.rva(proc.Segment, proc.CodeOffset); rva && proc.CodeSize) {
         PendingFunction pending;
-        pending.function.name = namer(*rva, proc.Name);
+        ProcedureName named = namer({*rva, proc.Name,
+                                     kind == S_LPROC32 || kind == S_LPROC32_ID ||
+                                         kind == S_LPROC32_DPC || kind == S_LPROC32_DPC_ID,
+                                     proc.FunctionType});
+        pending.function.name = std::move(named.name);
+        pending.function.parameter_size = named.parameter_size;
         pending.function.ranges = {{*rva, uint64_t(*rva) + proc.CodeSize}};
         pending.code_size = proc.CodeSize;
         functions.push_back(std::move(pending));

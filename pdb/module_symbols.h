@@ -17,8 +17,20 @@
 
 namespace dumpsyms {
 
-// The FUNC name for a procedure at `rva` that the PDB calls `name`.
-using ProcedureNamer = std::function<std::string(uint32_t rva, llvm::StringRef name)>;
+// What a procedure record says of a function, for naming it.
+struct ProcedureFacts {
+  uint32_t rva = 0;
+  llvm::StringRef name;
+  bool local = false; // S_LPROC32 and its forms: internal linkage
+  llvm::codeview::TypeIndex type;
+};
+
+struct ProcedureName {
+  std::string name;
+  uint64_t parameter_size = 0; // the FUNC's stack parameter size
+};
+
+using ProcedureNamer = std::function<ProcedureName(const ProcedureFacts&)>;
 
 struct ModuleSymbolsResult {
   UnitSymbols unit;

@@ -6,6 +6,7 @@
 #include "pdb/nil_streams.h"
 
 #include <fmt/format.h>
+#include <llvm/BinaryFormat/COFF.h>
 #include <llvm/BinaryFormat/Magic.h>
 #include <llvm/DebugInfo/MSF/MSFCommon.h>
 #include <llvm/DebugInfo/PDB/Native/DbiModuleDescriptor.h>
@@ -97,8 +98,11 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
   // RSDS record (the info stream's can be bumped by later PDB updates).
   pdb->identity_.age = dbi->getAge();
   pdb->identity_.machine = uint16_t(dbi->getMachineType());
-  for (const object::coff_section& section : dbi->getSectionHeaders())
+  for (const object::coff_section& section : dbi->getSectionHeaders()) {
     pdb->section_rvas_.push_back(section.VirtualAddress);
+    pdb->code_sections_.push_back(
+        (section.Characteristics & (COFF::IMAGE_SCN_CNT_CODE | COFF::IMAGE_SCN_MEM_EXECUTE)) != 0);
+  }
   uint32_t counted = dbi->modules().getModuleCount(), described = describedModules(*dbi);
   pdb->module_count_ = std::min(counted, described);
   if (counted != described)
@@ -114,6 +118,10 @@ std::optional<uint32_t> PdbFile::rva(uint16_t segment, uint32_t offset) const {
   if (segment == 0 || segment > section_rvas_.size())
     return std::nullopt;
   return section_rvas_[segment - 1] + offset;
+}
+
+bool PdbFile::isCodeSegment(uint16_t segment) const {
+  return segment != 0 && segment <= code_sections_.size() && code_sections_[segment - 1];
 }
 
 } // namespace dumpsyms

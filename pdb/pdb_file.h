@@ -40,6 +40,8 @@ public:
 
   // The RVA of `segment`:`offset`; none for a segment the image lacks.
   std::optional<uint32_t> rva(uint16_t segment, uint32_t offset) const;
+  // Whether `segment` holds code (IMAGE_SCN_CNT_CODE or executable).
+  bool isCodeSegment(uint16_t segment) const;
 
   // Modules (compilands) that both the DBI stream's file info counts and its
   // module list describes: LLVM 19 takes the count from the first and reads
@@ -56,6 +58,7 @@ private:
   std::unique_ptr<llvm::pdb::PDBFile> file_;
   PdbIdentity identity_;
   std::vector<uint32_t> section_rvas_; // index = segment - 1
+  std::vector<bool> code_sections_;    // index = segment - 1
   uint32_t module_count_ = 0;
   std::vector<std::string> open_warnings_;
 };

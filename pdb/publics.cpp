@@ -9,7 +9,7 @@ namespace dumpsyms {
 using namespace llvm;
 using namespace llvm::codeview;
 
-std::vector<PdbPublic> readCodePublics(PdbFile& pdb, size_t& skipped) {
+std::vector<PdbPublic> readCodePublics(PdbFile& pdb, size_t& skipped, bool in_code_sections) {
   std::vector<PdbPublic> publics;
   auto records = pdb.raw().getPDBSymbolStream();
   if (!records) {
@@ -28,7 +28,9 @@ std::vector<PdbPublic> readCodePublics(PdbFile& pdb, size_t& skipped) {
       ++skipped;
       continue;
     }
-    if ((record.Flags & (PublicSymFlags::Code | PublicSymFlags::Function)) == PublicSymFlags::None)
+    bool flagged =
+        (record.Flags & (PublicSymFlags::Code | PublicSymFlags::Function)) != PublicSymFlags::None;
+    if (!flagged && !(in_code_sections && pdb.isCodeSegment(record.Segment)))
       continue;
     if (auto rva = pdb.rva(record.Segment, record.Offset))
       publics.push_back({*rva, record.Name.str()});

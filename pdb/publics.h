@@ -15,8 +15,11 @@ struct PdbPublic {
   std::string name; // decorated, as stored
 };
 
-// Publics flagged as code or function, in record order. Corrupt records
-// are skipped and counted in `skipped`.
-std::vector<PdbPublic> readCodePublics(PdbFile& pdb, size_t& skipped);
+// Publics flagged as code or function (with `in_code_sections`, also those
+// in a code section whatever their flags, as DIA counts code: assembly
+// labels carry none), in record order. Corrupt records are skipped and
+// counted in `skipped`.
+std::vector<PdbPublic> readCodePublics(PdbFile& pdb, size_t& skipped,
+                                       bool in_code_sections = false);
 
 } // namespace dumpsyms

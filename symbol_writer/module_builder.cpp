@@ -368,7 +368,7 @@ void ModuleBuilder::finishPublics(const BuildOptions& options) {
         publics[it->second].multiple = true;
       continue;
     }
-    publics.push_back({symbol.address, symbol.name, false});
+    publics.push_back({symbol.address, symbol.name, symbol.multiple, symbol.parameter_size});
   }
 
   // -m: a FUNC shares its entry with other symbols when the symbol table
@@ -381,7 +381,15 @@ void ModuleBuilder::finishPublics(const BuildOptions& options) {
     }
   }
 
-  std::erase_if(publics, [&](const PublicSymbol& p) { return covered.contains(p.address); });
+  if (options.publics_inside_functions) {
+    std::unordered_set<uint64_t> entries;
+    for (const Function& function : module_.functions)
+      for (const AddressRange& range : function.ranges)
+        entries.insert(range.start);
+    std::erase_if(publics, [&](const PublicSymbol& p) { return entries.contains(p.address); });
+  } else {
+    std::erase_if(publics, [&](const PublicSymbol& p) { return covered.contains(p.address); });
+  }
   std::sort(publics.begin(), publics.end(),
             [](const PublicSymbol& a, const PublicSymbol& b) { return a.address < b.address; });
 }

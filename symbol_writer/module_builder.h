@@ -31,6 +31,8 @@ struct CodeSymbol {
   uint64_t address = 0;
   uint64_t size = 0;
   std::string name;
+  uint64_t parameter_size = 0; // its PUBLIC record's (x86 stdcall/fastcall)
+  bool multiple = false;       // the reader knows others share the address
 };
 
 // Where a CFI frame came from; on overlap the lower value wins.
@@ -39,6 +41,9 @@ enum class CfiSource { EhFrame = 0, DebugFrame = 1, ArmExidx = 2 };
 struct BuildOptions {
   bool mark_multiple = false; // -m: set the `m` flag on FUNC/PUBLIC sharing an address
   bool keep_inlines = true;
+  // Keep the PUBLIC records whose address lies inside a function (not at
+  // its entry), as Breakpad's Windows dump_syms writes them.
+  bool publics_inside_functions = false;
   unsigned threads = 1; // to clip functions' lines (0: one per core)
 };
 

@@ -5,6 +5,7 @@
 // and seed, so that a crash once found stays fixed without clang or libFuzzer.
 #pragma once
 
+#include "dump_syms/options.h"
 #include "snapshot/process_snapshot.h"
 
 #include <cstddef>
@@ -39,8 +40,8 @@ int microdump(const uint8_t* data, size_t size);     // microdumps in a log and 
 Target targetNamed(const std::string& name);
 
 // The whole dump of a PDB (with its PE when there is one), written to
-// memory: what the pdb and pe targets end with.
-void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary);
+// memory, its names in `names` style: what the pdb and pe targets end with.
+void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary, NameStyle names);
 
 // Every thread of a snapshot walked (Breakpad's rules and ours) against a
 // store with no symbols, and printed in every form: what the core_file and

@@ -1,6 +1,8 @@
 // A PDB from memory: opened with LLVM's native reader, then the whole dump
 // dump_syms makes of a PDB given alone (identity, procedures, lines, inline
-// sites with -d, publics, FrameData/FPO as STACK WIN), and the writer.
+// sites with -d, publics, FrameData/FPO as STACK WIN), and the writer;
+// inputs of odd size are named as Breakpad's Windows dumper names them
+// (--names breakpad: undname spelling, DIA's names from the type stream).
 #include "dump_syms/dump_module.h"
 #include "dump_syms/dump_windows.h"
 #include "pdb/pdb_file.h"
@@ -11,8 +13,9 @@
 
 namespace dumpsyms::fuzz {
 
-void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary) {
+void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary, NameStyle names) {
   Options options = test_support::wholeDumpOptions(binary);
+  options.names = names;
   Diagnostics diagnostics;
   auto module = dumpPdbModule(pdb, pe, options, diagnostics);
   if (!module) {
@@ -30,7 +33,7 @@ int pdb(const uint8_t* data, size_t size) {
     llvm::consumeError(file.takeError());
     return 0;
   }
-  dumpPdbAndWrite(**file, nullptr, "fuzz.pdb");
+  dumpPdbAndWrite(**file, nullptr, "fuzz.pdb", size % 2 ? NameStyle::Breakpad : NameStyle::Llvm);
   return 0;
 }
 

@@ -29,7 +29,8 @@ void dumpPair(const PeImage& image, llvm::StringRef pdb_bytes) {
   // here, so that the fuzzer need not match a GUID to reach it.
   if (image.codeView())
     (void)pdbBelongsTo(**file, *image.codeView());
-  dumpPdbAndWrite(**file, &image, "fuzz.exe");
+  dumpPdbAndWrite(**file, &image, "fuzz.exe",
+                  pdb_bytes.size() % 2 ? NameStyle::Breakpad : NameStyle::Llvm);
 }
 
 } // namespace
