@@ -41,6 +41,12 @@ constexpr uint32_t kMaxDeclarationChain = 16;
 // Breakpad-style names: how deep the namer recurses through scopes and
 // declarations (it recurses, so this also bounds its stack).
 constexpr int kMaxBreakpadNameDepth = 128;
+// Nesting of an MSVC-mangled name's types printed in undname's spelling
+// (--names breakpad), and of PDB type records DIA-style names follow
+// (a corrupt type stream can make a cycle): past these the name is kept
+// as the PDB spells it.
+constexpr int kMaxUndnameDepth = 64;
+constexpr int kMaxDiaTypeDepth = 32;
 
 // --- CFI and postfix (cfi/) ---
 

@@ -1,5 +1,7 @@
 #include "pdb/dia_local_names.h"
 
+#include "limits/input_limits.h"
+
 #include <llvm/DebugInfo/CodeView/LazyRandomTypeCollection.h>
 #include <llvm/DebugInfo/CodeView/TypeDeserializer.h>
 #include <llvm/DebugInfo/CodeView/TypeRecord.h>
@@ -12,9 +14,6 @@ using namespace llvm;
 using namespace llvm::codeview;
 
 namespace {
-
-// Type records refer to each other; a corrupt stream can make a cycle.
-constexpr int kMaxTypeDepth = 32;
 
 template <typename Record> std::optional<Record> deserialize(const CVType& type) {
   Record record(static_cast<TypeRecordKind>(type.kind()));
@@ -95,7 +94,7 @@ std::string modifierPrefix(ModifierOptions options) {
 DiaLocalNames::DiaLocalNames(pdb::PDBFile& file) : file_(file) {}
 
 std::optional<std::string> DiaLocalNames::typeName(TypeIndex index, int depth) {
-  if (depth > kMaxTypeDepth)
+  if (depth > limits::kMaxDiaTypeDepth)
     return std::nullopt;
   if (index.isSimple()) {
     if (index.isNoneType())

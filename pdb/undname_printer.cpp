@@ -1,5 +1,7 @@
 #include "pdb/undname_printer.h"
 
+#include "limits/input_limits.h"
+
 #include <llvm/Demangle/MicrosoftDemangle.h>
 #include <llvm/Demangle/MicrosoftDemangleNodes.h>
 
@@ -15,10 +17,6 @@ namespace {
 constexpr OutputFlags kFallbackFlags =
     OutputFlags(OF_NoCallingConvention | OF_NoTagSpecifier | OF_NoAccessSpecifier |
                 OF_NoMemberType | OF_NoReturnType | OF_NoVariableType);
-
-// A type nested deeper than this is not a name anyone reads; the mangled
-// name is kept instead. (LLVM's parser bounds nothing itself.)
-constexpr int kMaxDepth = 64;
 
 const char* primitiveName(PrimitiveKind kind) {
   switch (kind) {
@@ -241,11 +239,11 @@ public:
   }
 
 private:
-  // Counts nesting; past kMaxDepth the printer stops descending and the
+  // Counts nesting; past limits::kMaxUndnameDepth the printer stops descending and the
   // whole name is refused (`too_deep`).
   struct Depth {
     explicit Depth(Printer& printer) : printer_(printer) {
-      if (++printer_.depth_ > kMaxDepth)
+      if (++printer_.depth_ > limits::kMaxUndnameDepth)
         printer_.too_deep_ = true;
     }
     ~Depth() { --printer_.depth_; }
