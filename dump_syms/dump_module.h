@@ -16,7 +16,7 @@ namespace dumpsyms {
 
 // What a dump learned about its inputs, for reports (symstore's manifest).
 struct DumpFacts {
-  std::string debug_info_from = "none"; // "binary", "debug-file" or "none"
+  std::string debug_info_from = "none"; // "binary", "debug-file", "pe-only" or "none"
   std::string debug_file;               // the separate debug file read, if any
   std::string debug_file_how;           // how it was found
 };

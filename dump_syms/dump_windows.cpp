@@ -1,6 +1,7 @@
 #include "dump_syms/dump_windows.h"
 
 #include "cfi/x64_unwind_reader.h"
+#include "dump_syms/dump_pe_only.h"
 #include "locate/pdb_locator.h"
 #include "object/elf_image.h"
 #include "pdb/breakpad_pdb_names.h"
@@ -92,8 +93,9 @@ std::unique_ptr<PeImage> peBesidePdb(const PdbFile& pdb, Diagnostics& diagnostic
 }
 
 struct WindowsInputs {
-  std::unique_ptr<PdbFile> pdb;
-  std::unique_ptr<PeImage> pe; // null: no PE at hand
+  std::unique_ptr<PdbFile> pdb; // null: the PE is dumped alone (pe_only_why says why)
+  std::unique_ptr<PeImage> pe;  // null: no PE at hand
+  std::string pe_only_why;
 };
 
 Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& diagnostics,
@@ -119,6 +121,12 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
   if (!record && options.debug_file.empty())
     return fileError(options.binary, "the PE has no CodeView (RSDS) debug directory entry naming "
                                      "a PDB; name one with --debug-file");
+  if (options.pe_only) {
+    inputs.pe_only_why = "--pe-only";
+    if (facts)
+      facts->debug_info_from = "pe-only";
+    return inputs;
+  }
   std::vector<std::string> candidates = pdbCandidates(
       options.binary, record ? record->pdb_path : "", options.debug_file, options.debug_dirs);
   std::optional<std::string> mismatch;
@@ -149,9 +157,15 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
   std::string looked;
   for (const std::string& candidate : candidates)
     looked += (looked.empty() ? "" : ", ") + printable(candidate);
-  return fileError(options.binary,
-                   fmt::format("its PDB {} was not found (looked at: {})",
-                               record ? printable(pdbFileName(record->pdb_path)) : "", looked));
+  std::string missing = fmt::format("its PDB {} was not found (looked at: {})",
+                                    record ? printable(pdbFileName(record->pdb_path)) : "", looked);
+  if (!record || !options.debug_file.empty())
+    return fileError(options.binary, missing);
+  // No PDB: what the PE alone says (a third-party or system DLL).
+  inputs.pe_only_why = missing;
+  if (facts)
+    facts->debug_info_from = "pe-only";
+  return inputs;
 }
 
 } // namespace
@@ -215,6 +229,18 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
   auto inputs = openWindowsInputs(options, diagnostics, facts);
   if (!inputs)
     return inputs.takeError();
+  if (!inputs->pdb) {
+    // (the warning only once there is a dump: a PE refused is one error)
+    auto module = dumpPeOnlyModule(*inputs->pe, options, diagnostics);
+    if (module)
+      diagnostics.warn(options.binary + ": " + inputs->pe_only_why +
+                       ": written from the PE alone: MODULE, INFO, PUBLIC from its exports" +
+                       (inputs->pe->machine() == COFF::IMAGE_FILE_MACHINE_AMD64
+                            ? ", STACK CFI from .pdata"
+                            : "") +
+                       "; no FUNC, line or inline records");
+    return module;
+  }
   return dumpPdbModule(*inputs->pdb, inputs->pe.get(), options, diagnostics);
 }
 

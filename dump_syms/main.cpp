@@ -38,6 +38,9 @@ void defineOptions(CLI::App& app, Options& o) {
       ->excludes(output);
   app.add_option("-j,--jobs", o.jobs, "threads to use (default: one per core)");
   app.add_option("--debug-file", o.debug_file, "read functions and lines from this debug file");
+  app.add_flag("--pe-only", o.pe_only,
+               "dump a PE from itself alone (exports, .pdata), not its PDB; a PE whose PDB "
+               "is not found is dumped so anyway, with a warning");
   app.add_option("--dwp", o.dwp, "DWARF package file for split DWARF (default: BINARY.dwp)");
   app.add_option("--linux-gate", o.linux_gate,
                  "write Breakpad's linux-gate.so template (intel or amd)")

@@ -28,6 +28,7 @@ struct Options {
   unsigned jobs = 0;                            // -j, 0 = one per core
 
   std::string debug_file; // --debug-file
+  bool pe_only = false;   // --pe-only: a PE dumped without its PDB
   std::string dwp;        // --dwp
   bool no_debuginfod = false;
 

@@ -109,6 +109,11 @@ constexpr uint64_t kMaxMinidumpMemoryRanges = 1 << 20;
 // 32,767 UTF-16 units) and a module's CodeView record.
 constexpr uint64_t kMaxMinidumpStringBytes = 65536;
 constexpr uint64_t kMaxCodeViewRecordBytes = 65536;
+// A PE's export table (pe/pe_exports): the largest DLLs export a few
+// tens of thousands of names (ntdll ~2,400; libcef ~8,000), each a C name
+// or a mangled C++ name of at most a few KiB.
+constexpr uint32_t kMaxPeExports = 1 << 20;
+constexpr size_t kMaxPeExportName = 64 * 1024;
 // The Linux text streams kept (maps, cpuinfo, status, environ, ...): a
 // process with a million mappings has a maps stream of about 100 MiB.
 constexpr uint64_t kMaxMinidumpTextStream = uint64_t(256) << 20;

@@ -97,6 +97,24 @@ ArrayRef<uint8_t> PeImage::bytesAt(uint32_t rva, uint32_t size) const {
   return {};
 }
 
+ArrayRef<uint8_t> PeImage::bytesFrom(uint32_t rva) const {
+  for (const object::SectionRef& ref : coff_->sections()) {
+    const object::coff_section* section = coff_->getCOFFSection(ref);
+    uint64_t start = section->VirtualAddress, raw = section->SizeOfRawData;
+    uint64_t held = section->VirtualSize ? std::min<uint64_t>(section->VirtualSize, raw) : raw;
+    if (rva >= start && rva < start + held)
+      return bytesAt(rva, uint32_t(start + held - rva));
+  }
+  return {};
+}
+
+std::pair<uint32_t, uint32_t> PeImage::exportDirectory() const {
+  const object::data_directory* directory = coff_->getDataDirectory(COFF::EXPORT_TABLE);
+  if (!directory)
+    return {0, 0};
+  return {directory->RelativeVirtualAddress, directory->Size};
+}
+
 ArrayRef<uint8_t> PeImage::exceptionDirectory() const {
   const object::data_directory* directory = coff_->getDataDirectory(COFF::EXCEPTION_TABLE);
   if (!directory || directory->RelativeVirtualAddress == 0 || directory->Size == 0)

@@ -41,8 +41,13 @@ public:
   // `size` bytes at `rva`, or an empty array when they are not all inside
   // one section's file data.
   llvm::ArrayRef<uint8_t> bytesAt(uint32_t rva, uint32_t size) const;
+  // The bytes from `rva` to the end of its section's file data (empty
+  // outside every section): for strings of unknown length.
+  llvm::ArrayRef<uint8_t> bytesFrom(uint32_t rva) const;
   // The exception directory (.pdata), empty when there is none.
   llvm::ArrayRef<uint8_t> exceptionDirectory() const;
+  // The export directory's RVA and size ({0, 0} when there is none).
+  std::pair<uint32_t, uint32_t> exportDirectory() const;
 
 private:
   PeImage() = default;

@@ -33,7 +33,7 @@ struct ManifestEntry {
   std::string cpu;
   std::string debug_id;
   std::string code_id;
-  std::string debug_info_from; // "binary", "debug-file" or "none"
+  std::string debug_info_from; // "binary", "debug-file", "pe-only" or "none"
   std::string debug_file;      // the separate debug file read, if any
   std::string debug_file_how;  // how it was found
   std::string sym;             // the .sym path relative to the store

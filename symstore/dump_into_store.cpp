@@ -51,7 +51,11 @@ ManifestEntry dumpIntoStore(const Options& options) {
             linkCodeId(options.store, module->code_file, module->code_id, entry.sym))
       entry.warnings.push_back(llvm::toString(std::move(error)));
   entry.records = counts;
-  entry.status = facts.debug_info_from == "none" ? EntryStatus::NoDebugInfo : EntryStatus::Written;
+  // (a PE dumped without its PDB has PUBLIC and STACK CFI records only:
+  // `"debug": {"from": "pe-only"}` in the manifest says so)
+  entry.status = facts.debug_info_from == "none" || facts.debug_info_from == "pe-only"
+                     ? EntryStatus::NoDebugInfo
+                     : EntryStatus::Written;
   return entry;
 }
 

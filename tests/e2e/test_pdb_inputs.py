@@ -125,7 +125,10 @@ def main():
         rc, out, err = dump(args, lone_exe, "--debug-file", os.path.join(pdb_dir, "alt.x86_64.O2.pdb"))
         if rc != 0 or module_line(out) != reference:
             report.fail(f"--debug-file not used: {err.strip()}")
-        expect_error(args, report, "no PDB anywhere", lone_exe, must_say=("alt.x86_64.O2.pdb", "not found"))
+        # (no PDB anywhere: the PE alone is dumped, test_pe_only.py; a
+        # --debug-file that is not there is an error)
+        expect_error(args, report, "--debug-file that is not there", lone_exe, "--debug-file",
+                     os.path.join(work, "missing.pdb"), must_say=("missing.pdb", "not found"))
         # A renamed PDB keeps the name the PE records (what a minidump asks for).
         renamed = os.path.join(work, "renamed.pdb")
         shutil.copy(os.path.join(pdb_dir, "alt.x86_64.O2.pdb"), renamed)

@@ -1,18 +1,22 @@
 // PE/COFF bytes from memory: the header check, LLVM's COFF reader, the
 // CodeView record (the identity symstore files a PE under, and the places
 // its PDB is looked for) and the x64 exception directory (.pdata/.xdata)
-// as STACK CFI. A PDB appended to the PE (from the MSF signature on) is
+// as STACK CFI, and the whole PE-only dump (exports as PUBLIC, the unwind
+// data as STACK CFI) dump_syms makes of a PE without its PDB, written.
+// A PDB appended to the PE (from the MSF signature on) is
 // paired with it: the ownership check, then the whole dump of the two, as
 // dump_syms makes it of a PE whose PDB it found.
-#include "cfi/x64_unwind_reader.h"
 #include "dump_syms/dump_module.h"
+#include "dump_syms/dump_pe_only.h"
 #include "dump_syms/dump_windows.h"
 #include "locate/pdb_locator.h"
 #include "pdb/pdb_file.h"
 #include "pe/pe_image.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "tests/support/whole_dump_options.h"
 
 #include <llvm/DebugInfo/MSF/MSFCommon.h>
+#include <sstream>
 
 namespace dumpsyms::fuzz {
 
@@ -50,10 +54,17 @@ int pe(const uint8_t* data, size_t size) {
     llvm::consumeError(identity.takeError());
   if (pe_image.codeView())
     (void)pdbCandidates("dir/fuzz.exe", pe_image.codeView()->pdb_path, "", {"debug"});
-  X64UnwindResult unwind =
-      readX64Unwind(pe_image.exceptionDirectory(),
-                    [&](uint32_t rva, uint32_t length) { return pe_image.bytesAt(rva, length); });
-  (void)unwind;
+  {
+    Options options = test_support::wholeDumpOptions("fuzz.exe");
+    options.names = size % 2 ? NameStyle::Breakpad : NameStyle::Llvm;
+    Diagnostics diagnostics;
+    if (auto module = dumpPeOnlyModule(pe_image, options, diagnostics)) {
+      std::ostringstream text;
+      writeSymbolFile(*module, writeOptions(options), text);
+    } else {
+      llvm::consumeError(module.takeError());
+    }
+  }
   if (msf != llvm::StringRef::npos)
     dumpPair(pe_image, input.drop_front(msf));
   return 0;

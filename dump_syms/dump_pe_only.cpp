@@ -1,0 +1,66 @@
+#include "dump_syms/dump_pe_only.h"
+
+#include "cfi/x64_unwind_reader.h"
+#include "dump_syms/dump_windows.h"
+#include "pdb/breakpad_pdb_names.h"
+#include "pdb/windows_names.h"
+#include "pe/pe_exports.h"
+#include "pe/pe_image.h"
+#include "symbol_writer/module_builder.h"
+
+#include <llvm/BinaryFormat/COFF.h>
+
+namespace dumpsyms {
+
+using namespace llvm;
+
+Expected<Module> dumpPeOnlyModule(const PeImage& pe, const Options& options,
+                                  Diagnostics& diagnostics) {
+  auto identity = peIdentity(pe);
+  if (!identity)
+    return identity.takeError();
+  Module header = std::move(*identity);
+  if (options.debug_id_override)
+    header.debug_id = *options.debug_id_override;
+  header.load_address = 0; // RVAs
+  if (options.header_only)
+    return header;
+  bool x86 = header.cpu == "x86";
+  bool breakpad_names = options.names == NameStyle::Breakpad;
+
+  ModuleBuilder builder(std::move(header));
+  PeExports exports = readPeExports(pe);
+  for (std::string& problem : exports.problems)
+    diagnostics.warn(pe.path() + ": " + problem);
+  for (const PeExport& symbol : exports.exports) {
+    if (breakpad_names) {
+      BreakpadPdbName named = breakpadNameOfDecorated(symbol.name);
+      builder.addCodeSymbol({symbol.rva, 0, std::move(named.name), named.stack_parameter_size});
+    } else {
+      UndecoratedName named = undecorateName(symbol.name, x86);
+      builder.addCodeSymbol({symbol.rva, 0, std::move(named.name), named.stack_parameter_size});
+    }
+  }
+  if (!options.no_cfi && pe.machine() == COFF::IMAGE_FILE_MACHINE_AMD64) {
+    X64UnwindResult unwind =
+        readX64Unwind(pe.exceptionDirectory(),
+                      [&pe](uint32_t rva, uint32_t size) { return pe.bytesAt(rva, size); });
+    for (std::string& problem : unwind.problems)
+      diagnostics.warn(pe.path() + ": " + problem);
+    for (CfiFrame& frame : unwind.frames)
+      builder.addCfiFrame(std::move(frame), CfiSource::EhFrame);
+  }
+  BuildOptions build_options;
+  build_options.mark_multiple = options.mark_multiple;
+  build_options.threads = options.jobs;
+  BuildStats stats;
+  Module module = std::move(builder).finish(build_options, stats);
+  if (options.check_cfi && module.cfi_frames.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: no STACK CFI records (--check-cfi): the PE alone has no x64 "
+                             "exception directory",
+                             pe.path().c_str());
+  return module;
+}
+
+} // namespace dumpsyms
