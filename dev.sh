@@ -39,6 +39,9 @@ PACKAGES=(
   nginx
   # uploading
   libcurl4-openssl-dev libzip-dev
+  # PDBs from Windows symbol servers: .pd_/.dl_ CAB files (gcab makes the
+  # tests' own)
+  libmspack-dev gcab
 )
 
 # Test tools from npm, installed into the build tree.

@@ -14,10 +14,13 @@
 #include "pdb/undname_printer.h"
 #include "pdb/windows_names.h"
 #include "pe/pe_image.h"
+#include "symbol_server/symbol_cache.h"
+#include "symbol_server/windows_symbol_fetch.h"
 #include "symbol_writer/module_builder.h"
 #include "symbol_writer/path_prefix_map.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
 #include <llvm/BinaryFormat/COFF.h>
@@ -92,6 +95,81 @@ std::unique_ptr<PeImage> peBesidePdb(const PdbFile& pdb, Diagnostics& diagnostic
   return nullptr;
 }
 
+// The Windows symbol servers and stores of --symbol-server, then of
+// $_NT_SYMBOL_PATH; what they give is cached in their downstream stores
+// (default: $XDG_CACHE_HOME/dump_syms/windows-symbols).
+WindowsSymbolFetcher symbolFetcher(const Options& options, Diagnostics& diagnostics) {
+  std::string default_cache = userCacheDir("dump_syms", "windows-symbols");
+  WindowsSymbolFetchOptions fetch;
+  for (const std::string& spec : options.symbol_servers)
+    for (WindowsSymbolSource& source : parseSymbolServerSpec(spec, default_cache))
+      fetch.sources.push_back(std::move(source));
+  if (const char* path = std::getenv("_NT_SYMBOL_PATH"))
+    for (WindowsSymbolSource& source : parseWindowsSymbolPath(path, default_cache))
+      fetch.sources.push_back(std::move(source));
+  fetch.retry.retries = 3;
+  return WindowsSymbolFetcher(std::move(fetch),
+                              [&diagnostics](const std::string& line) { diagnostics.warn(line); });
+}
+
+// The PDB the PE's CodeView record names, from the symbol servers.
+std::unique_ptr<PdbFile> fetchPdb(WindowsSymbolFetcher& fetcher, const CodeViewRecord& record,
+                                  std::string& why) {
+  std::unique_ptr<PdbFile> chosen;
+  auto wanted = [&](const std::string& path) {
+    auto pdb = PdbFile::open(path);
+    if (!pdb) {
+      consumeError(pdb.takeError());
+      return false;
+    }
+    if (!pdbBelongsTo(**pdb, record))
+      return false;
+    chosen = std::move(*pdb);
+    return true;
+  };
+  WindowsFileKey key{pdbFileName(record.pdb_path), pdbServerKey(codeViewId(record))};
+  if (!fetcher.find(key, wanted, why))
+    return nullptr;
+  return chosen;
+}
+
+// The PE of a PDB given alone, by the code id the user gives.
+std::unique_ptr<PeImage> fetchPe(WindowsSymbolFetcher& fetcher, const PdbFile& pdb,
+                                 const Options& options, Diagnostics& diagnostics) {
+  std::vector<std::string> names;
+  if (!options.code_file.empty()) {
+    names.push_back(options.code_file);
+  } else {
+    for (const char* extension : {".dll", ".exe"}) {
+      SmallString<128> name(sys::path::filename(pdb.path()));
+      sys::path::replace_extension(name, extension);
+      names.push_back(std::string(name));
+    }
+  }
+  std::string looked;
+  for (const std::string& name : names) {
+    std::unique_ptr<PeImage> chosen;
+    auto wanted = [&](const std::string& path) {
+      auto pe = PeImage::open(path);
+      if (!pe) {
+        consumeError(pe.takeError());
+        return false;
+      }
+      if (!(*pe)->codeView() || !pdbBelongsTo(pdb, *(*pe)->codeView()))
+        return false;
+      chosen = std::move(*pe);
+      return true;
+    };
+    std::string why;
+    if (fetcher.find({name, StringRef(options.code_id).upper()}, wanted, why))
+      return chosen;
+    looked += (looked.empty() ? "" : "; ") + why;
+  }
+  diagnostics.warn(pdb.path() + ": its PE (code id " + options.code_id +
+                   ") was not fetched: " + looked);
+  return nullptr;
+}
+
 struct WindowsInputs {
   std::unique_ptr<PdbFile> pdb; // null: the PE is dumped alone (pe_only_why says why)
   std::unique_ptr<PeImage> pe;  // null: no PE at hand
@@ -109,6 +187,14 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
       return pdb.takeError();
     inputs.pdb = std::move(*pdb);
     inputs.pe = peBesidePdb(*inputs.pdb, diagnostics);
+    if (!inputs.pe && !options.code_id.empty()) {
+      WindowsSymbolFetcher fetcher = symbolFetcher(options, diagnostics);
+      if (fetcher.empty())
+        diagnostics.warn(options.binary + ": --code-id without a symbol server (--symbol-server, "
+                                          "$_NT_SYMBOL_PATH): its PE is not fetched");
+      else
+        inputs.pe = fetchPe(fetcher, *inputs.pdb, options, diagnostics);
+    }
     if (facts)
       facts->debug_info_from = "binary";
     return inputs;
@@ -161,6 +247,21 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
                                     record ? printable(pdbFileName(record->pdb_path)) : "", looked);
   if (!record || !options.debug_file.empty())
     return fileError(options.binary, missing);
+  WindowsSymbolFetcher fetcher = symbolFetcher(options, diagnostics);
+  if (!fetcher.empty()) {
+    std::string why;
+    if (std::unique_ptr<PdbFile> fetched = fetchPdb(fetcher, *record, why)) {
+      if (facts) {
+        facts->debug_info_from = "debug-file";
+        facts->debug_file = fetched->path();
+        facts->debug_file_how = "a symbol server";
+      }
+      diagnostics.note("read " + fetched->path() + " (from the symbol path)");
+      inputs.pdb = std::move(fetched);
+      return inputs;
+    }
+    missing += "; " + why;
+  }
   // No PDB: what the PE alone says (a third-party or system DLL).
   inputs.pe_only_why = missing;
   if (facts)

@@ -38,6 +38,12 @@ void defineOptions(CLI::App& app, Options& o) {
       ->excludes(output);
   app.add_option("-j,--jobs", o.jobs, "threads to use (default: one per core)");
   app.add_option("--debug-file", o.debug_file, "read functions and lines from this debug file");
+  app.add_option("--code-id", o.code_id,
+                 "for a PDB given alone: its PE's code id (TimeDateStamp and SizeOfImage, as "
+                 "INFO CODE_ID writes it), to fetch the PE from the symbol servers");
+  app.add_option("--code-file", o.code_file,
+                 "with --code-id: the PE's file name (default: the PDB's name with .dll, then "
+                 ".exe)");
   app.add_flag("--pe-only", o.pe_only,
                "dump a PE from itself alone (exports, .pdata), not its PDB; a PE whose PDB "
                "is not found is dumped so anyway, with a warning");

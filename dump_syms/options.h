@@ -29,7 +29,11 @@ struct Options {
 
   std::string debug_file; // --debug-file
   bool pe_only = false;   // --pe-only: a PE dumped without its PDB
-  std::string dwp;        // --dwp
+  // --symbol-server SPEC...: Windows symbol servers and stores PDBs and PEs
+  // are fetched from, before those of $_NT_SYMBOL_PATH.
+  std::vector<std::string> symbol_servers;
+  std::string code_id, code_file; // --code-id/--code-file: a PDB's PE to fetch
+  std::string dwp;                // --dwp
   bool no_debuginfod = false;
 
   std::string linux_gate; // --linux-gate intel|amd

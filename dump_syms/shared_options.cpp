@@ -61,6 +61,12 @@ void addDumpShapeOptions(CLI::App& app, Options& o) {
   app.add_flag("--check-cfi", o.check_cfi,
                "fail (exit 1, write nothing) when the module has no STACK CFI at all");
   app.add_flag("--no-debuginfod", o.no_debuginfod, "never fetch debug files from debuginfod");
+  app.add_option("--symbol-server", o.symbol_servers,
+                 "SPEC: fetch a PE's PDB (or a PDB's PE) from this Windows symbol server or "
+                 "store when it is not at hand: srv*CACHE*URL, cache*DIR, DIR or a URL; "
+                 "repeatable, tried before $_NT_SYMBOL_PATH")
+      ->allow_extra_args(false)
+      ->option_text("SPEC ...");
 }
 
 std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv) {

@@ -12,6 +12,9 @@
 
 namespace dumpsyms {
 
+// $XDG_CACHE_HOME/TOOL/WHAT, else ~/.cache/TOOL/WHAT, else /tmp/TOOL-UID/WHAT.
+std::string userCacheDir(const std::string& tool, const std::string& what);
+
 class SymbolCache {
 public:
   SymbolCache(std::string root, std::chrono::seconds miss_ttl);

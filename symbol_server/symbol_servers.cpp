@@ -14,19 +14,6 @@ namespace dumpsyms {
 
 namespace {
 
-// Each path component percent-encoded, the '/' between them kept.
-std::string encodePath(llvm::StringRef relative) {
-  std::string out;
-  while (!relative.empty()) {
-    auto [component, rest] = relative.split('/');
-    if (!out.empty())
-      out += '/';
-    out += urlEncode(component);
-    relative = rest;
-  }
-  return out;
-}
-
 // A symbol file starts with its MODULE record; anything else a server
 // answers 200 with (a login page, an error page of a proxy) is not one.
 bool looksLikeSymbolFile(int fd) {
@@ -88,7 +75,7 @@ std::optional<FetchedSymbols> SymbolServers::find(const SymbolKey& key, std::str
       std::string problem;
       Answer answer = fetch(server, relative, problem);
       if (answer == Answer::Fetched)
-        return FetchedSymbols{cache_.path(relative), server.url + "/" + encodePath(relative)};
+        return FetchedSymbols{cache_.path(relative), server.url + "/" + urlEncodePath(relative)};
       if (answer == Answer::Failed) {
         if (!problem.empty())
           problems.push_back(problem);
@@ -116,7 +103,7 @@ SymbolServers::Answer SymbolServers::fetch(Server& server, const std::string& re
     return Answer::Failed;
   }
   HttpRequest request;
-  request.url = server.url + "/" + encodePath(relative);
+  request.url = server.url + "/" + urlEncodePath(relative);
   request.follow_redirects = true;
   request.download = stream;
   request.download_limit = limits::kMaxFetchedSymbolFile;

@@ -84,6 +84,10 @@ std::vector<std::string> dumpOneArguments(const std::string& self, const std::st
     args.push_back("--no-debuginfod");
   args.push_back("--names");
   args.push_back(dump.names == NameStyle::Breakpad ? "breakpad" : "llvm");
+  for (const std::string& spec : dump.symbol_servers) {
+    args.push_back("--symbol-server");
+    args.push_back(spec);
+  }
   for (const std::string& mapping : dump.path_prefix_map) {
     args.push_back("--map-prefix");
     args.push_back(mapping);

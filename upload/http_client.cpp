@@ -117,6 +117,18 @@ std::string urlEncode(llvm::StringRef text) {
   return out;
 }
 
+std::string urlEncodePath(llvm::StringRef relative) {
+  std::string out;
+  while (!relative.empty()) {
+    auto [component, rest] = relative.split('/');
+    if (!out.empty())
+      out += '/';
+    out += urlEncode(component);
+    relative = rest;
+  }
+  return out;
+}
+
 HttpResponse performRequest(const HttpRequest& request) {
   initializeOnce();
   HttpResponse response;

@@ -61,5 +61,8 @@ HttpResponse performRequest(const HttpRequest& request);
 
 // A URL's query value, percent-encoded.
 std::string urlEncode(llvm::StringRef text);
+// A relative path for a URL: each component percent-encoded, the '/'
+// between them kept.
+std::string urlEncodePath(llvm::StringRef relative);
 
 } // namespace dumpsyms

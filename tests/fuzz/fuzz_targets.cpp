@@ -22,6 +22,7 @@ Target targetNamed(const std::string& name) {
       {"http_answers", httpAnswers},
       {"minidump", minidump},
       {"microdump", microdump},
+      {"windows_symbols", windowsSymbols},
   };
   auto found = targets.find(name);
   return found == targets.end() ? nullptr : found->second;

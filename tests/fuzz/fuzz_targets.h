@@ -24,17 +24,18 @@ namespace dumpsyms::fuzz {
 
 using Target = int (*)(const uint8_t* data, size_t size);
 
-int postfix(const uint8_t* data, size_t size);       // DWARF expressions and postfix programs
-int symParser(const uint8_t* data, size_t size);     // the .sym parser, lookups, re-writing
-int crashText(const uint8_t* data, size_t size);     // backtrace lines and JSON crash reports
-int coreFile(const uint8_t* data, size_t size);      // ELF core files and the stack walk
-int dumpElf(const uint8_t* data, size_t size);       // a whole dump of an ELF file
-int dwarfSections(const uint8_t* data, size_t size); // fuzzed DWARF inside a valid ELF
-int pdb(const uint8_t* data, size_t size);           // a whole dump of a PDB
-int pe(const uint8_t* data, size_t size);            // PE/COFF files (and a PDB paired with one)
-int httpAnswers(const uint8_t* data, size_t size);   // what symbol servers answer
-int minidump(const uint8_t* data, size_t size);      // minidumps and the stack walk
-int microdump(const uint8_t* data, size_t size);     // microdumps in a log and the stack walk
+int postfix(const uint8_t* data, size_t size);        // DWARF expressions and postfix programs
+int symParser(const uint8_t* data, size_t size);      // the .sym parser, lookups, re-writing
+int crashText(const uint8_t* data, size_t size);      // backtrace lines and JSON crash reports
+int coreFile(const uint8_t* data, size_t size);       // ELF core files and the stack walk
+int dumpElf(const uint8_t* data, size_t size);        // a whole dump of an ELF file
+int dwarfSections(const uint8_t* data, size_t size);  // fuzzed DWARF inside a valid ELF
+int pdb(const uint8_t* data, size_t size);            // a whole dump of a PDB
+int pe(const uint8_t* data, size_t size);             // PE/COFF files (and a PDB paired with one)
+int httpAnswers(const uint8_t* data, size_t size);    // what symbol servers answer
+int minidump(const uint8_t* data, size_t size);       // minidumps and the stack walk
+int microdump(const uint8_t* data, size_t size);      // microdumps in a log and the stack walk
+int windowsSymbols(const uint8_t* data, size_t size); // cabinets, file.ptr, _NT_SYMBOL_PATH
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);
