@@ -470,6 +470,11 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
       diagnostics.warn(pdb.path() + ": " + warning);
     module.stack_win = std::move(stack_win.records);
   }
+  if (pdb.omap()) {
+    diagnostics.note(pdb.path() + ": OMAP (" + std::to_string(pdb.omap()->size()) +
+                     " blocks): addresses mapped to the rewritten image");
+    applyOmap(module, *pdb.omap());
+  }
   std::vector<PathPrefixMapping> prefix_map;
   for (const std::string& mapping : options.path_prefix_map)
     if (auto parsed = parsePathPrefixMapping(mapping))

@@ -47,6 +47,9 @@ constexpr int kMaxBreakpadNameDepth = 128;
 // as the PDB spells it.
 constexpr int kMaxUndnameDepth = 64;
 constexpr int kMaxDiaTypeDepth = 32;
+// OMAP tables of a PDB (pdb/omap): one entry per block the rewriter
+// moved; Windows' own DLLs have a few hundred thousand.
+constexpr uint64_t kMaxOmapEntries = uint64_t(1) << 24;
 
 // --- CFI and postfix (cfi/) ---
 

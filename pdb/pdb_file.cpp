@@ -109,6 +109,16 @@ Expected<std::unique_ptr<PdbFile>> PdbFile::open(std::unique_ptr<MemoryBuffer> b
     pdb->open_warnings_.push_back(fmt::format("the DBI stream counts {} modules but describes {}: "
                                               "{} are read",
                                               counted, described, pdb->module_count_));
+  // An image rewritten after linking: the symbols' segments are the
+  // original sections, their addresses mapped afterwards.
+  OmapStreams omap = readOmapStreams(*pdb->file_);
+  for (std::string& problem : omap.problems)
+    pdb->open_warnings_.push_back(std::move(problem));
+  if (omap.omap) {
+    pdb->section_rvas_ = std::move(omap.original_section_rvas);
+    pdb->code_sections_ = std::move(omap.original_code_sections);
+    pdb->omap_ = std::move(omap.omap);
+  }
   if (pdb->section_rvas_.empty())
     return fileError(path, "the PDB has no section headers stream: addresses cannot be made RVAs");
   return pdb;

@@ -7,6 +7,8 @@
 // LLVM's PDB types.
 #pragma once
 
+#include "pdb/omap.h"
+
 #include <array>
 #include <cstdint>
 #include <llvm/DebugInfo/PDB/Native/PDBFile.h>
@@ -43,6 +45,10 @@ public:
   // Whether `segment` holds code (IMAGE_SCN_CNT_CODE or executable).
   bool isCodeSegment(uint16_t segment) const;
 
+  // The OMAP of an image rewritten after linking (pdb/omap.h): then rva()
+  // gives addresses in the original image, which the dump maps with it.
+  const std::optional<Omap>& omap() const { return omap_; }
+
   // Modules (compilands) that both the DBI stream's file info counts and its
   // module list describes: LLVM 19 takes the count from the first and reads
   // past the end of the second when they disagree.
@@ -59,6 +65,7 @@ private:
   PdbIdentity identity_;
   std::vector<uint32_t> section_rvas_; // index = segment - 1
   std::vector<bool> code_sections_;    // index = segment - 1
+  std::optional<Omap> omap_;
   uint32_t module_count_ = 0;
   std::vector<std::string> open_warnings_;
 };

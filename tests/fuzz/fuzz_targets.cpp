@@ -23,6 +23,7 @@ Target targetNamed(const std::string& name) {
       {"minidump", minidump},
       {"microdump", microdump},
       {"windows_symbols", windowsSymbols},
+      {"omap", omap},
   };
   auto found = targets.find(name);
   return found == targets.end() ? nullptr : found->second;

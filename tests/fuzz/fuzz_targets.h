@@ -36,6 +36,7 @@ int httpAnswers(const uint8_t* data, size_t size);    // what symbol servers ans
 int minidump(const uint8_t* data, size_t size);       // minidumps and the stack walk
 int microdump(const uint8_t* data, size_t size);      // microdumps in a log and the stack walk
 int windowsSymbols(const uint8_t* data, size_t size); // cabinets, file.ptr, _NT_SYMBOL_PATH
+int omap(const uint8_t* data, size_t size);           // OMAP tables and a module mapped by them
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);

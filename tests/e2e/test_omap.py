@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""PDBs of images rewritten after linking (OMAP), on fixtures this test
+makes (omap_rewrite.py: the x86 PE/PDB fixtures' .text cut into blocks,
+laid out again with each procedure's halves apart and one gap dropped, the
+PDB given OMAP_FROM_SRC, OMAP_TO_SRC and SectionHdrOrig).
+
+The oracle is the un-rewritten pair: at every byte A' of the rewritten
+image's code, our file's function, file, line and inline frames are what
+`llvm-symbolizer --inlining` says of the original image at A, the original
+address the known permutation gives for A' (wherever our dump of the
+original agrees with llvm-symbolizer there, which pdb_vs_llvm_tools
+checks); the STACK WIN record covering A' has the fields of the one
+covering A; every PUBLIC moves with its block; nothing covers the shipped
+bytes no original code maps to; a procedure whose halves were moved apart
+is several FUNC records; symcheck validate passes.
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+
+import common
+import omap_rewrite
+import oracles
+import symfile
+
+FIXTURES = ["app.x86.O2.fp", "app.x86.O2.nofp", "shapes.x86.O2.fp", "shapes.x86.O0.fp"]
+IMAGE_BASE = 0x400000
+
+
+def dump(args, path):
+    p = subprocess.run([args.dump_syms, "-d", path], capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise SystemExit(f"dump_syms {path}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def image_base(exe):
+    out = subprocess.run([f"{omap_rewrite.LLVM}/llvm-readobj", "--file-headers", exe],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        if line.strip().startswith("ImageBase:"):
+            return int(line.split()[-1], 16)
+    return IMAGE_BASE
+
+
+def stack_win_at(records, rva):
+    """The fields (all but address and size) of the records covering `rva`."""
+    return sorted(tuple(r[:1] + r[3:]) for r in records if r[1] <= rva < r[1] + r[2])
+
+
+def stack_win_records(text):
+    out = []
+    for line in text.splitlines():
+        if line.startswith("STACK WIN "):
+            f = line.split(" ", 12)
+            out.append([f[2], int(f[3], 16), int(f[4], 16)] + f[5:])
+    return out
+
+
+def main():
+    args = common.arguments()
+    common.require_shared(args)
+    report = common.Report("omap")
+    pdb_dir = os.path.join(args.fixtures, "pdb")
+    work = tempfile.mkdtemp()
+    totals = {"bytes": 0, "agree": 0, "padding": 0, "split": 0, "publics": 0, "stack_win": 0}
+    try:
+        for stem in FIXTURES:
+            exe, pdb = os.path.join(pdb_dir, stem + ".exe"), os.path.join(pdb_dir, stem + ".pdb")
+            out_exe, out_pdb = os.path.join(work, stem + ".exe"), os.path.join(work, stem + ".pdb")
+            permutation = omap_rewrite.rewrite(exe, pdb, out_exe, out_pdb)
+            original_text, rewritten_text = dump(args, pdb), dump(args, out_pdb)
+            original, rewritten = symfile.SymFile(original_text), symfile.SymFile(rewritten_text)
+            for problem in rewritten.structural_problems()[:5]:
+                report.fail(f"{stem}: {problem}")
+            sym_path = os.path.join(work, stem + ".sym")
+            with open(sym_path, "w") as fh:
+                fh.write(rewritten_text)
+            check = subprocess.run(["python3", os.path.join(args.shared, "tools", "symcheck.py"),
+                                    "validate", sym_path], capture_output=True, text=True)
+            if check.returncode != 0:
+                report.fail(f"{stem}: symcheck validate: {check.stdout.strip().splitlines()[-1:]}")
+
+            base = image_base(exe)
+            code = [a for s, e in permutation.shipped_code() for a in range(s, e)]
+            originals = {a: permutation.to_original(a) for a in code}
+            frames = oracles.symbolize(exe, sorted({base + o for o in originals.values()}), inlining=True)
+            win_original, win_rewritten = stack_win_records(original_text), stack_win_records(rewritten_text)
+            for shipped, orig in originals.items():
+                theirs = [(f["FunctionName"], f["FileName"], f["Line"]) for f in frames.get(base + orig, [])]
+                ours_before = original.inline_stack(orig)
+                ours = rewritten.inline_stack(shipped)
+                totals["bytes"] += 1
+                if ours != ours_before:
+                    report.fail(f"{stem} {shipped:#x} (originally {orig:#x}): {ours} != {ours_before}")
+                elif ours_before == theirs:
+                    totals["agree"] += 1
+                elif not ours_before:
+                    totals["padding"] += 1  # between procedures: no FUNC, the symbolizer's nearest symbol
+                if stack_win_at(win_rewritten, shipped) != stack_win_at(win_original, orig):
+                    report.fail(f"{stem} {shipped:#x}: STACK WIN {stack_win_at(win_rewritten, shipped)} != "
+                                f"{stack_win_at(win_original, orig)}")
+                elif stack_win_at(win_original, orig):
+                    totals["stack_win"] += 1
+            # Nothing covers the shipped bytes no original code maps to.
+            covered = set(code)
+            for f in rewritten.funcs:
+                stray = [a for a in range(f.address, f.address + f.size) if a not in covered]
+                if stray:
+                    report.fail(f"{stem}: FUNC {f.name} covers {stray[0]:#x}, where no original code is")
+            names = [f.name for f in rewritten.funcs]
+            totals["split"] += sum(1 for n in set(names) if names.count(n) > 1)
+            for line in original_text.splitlines():
+                if line.startswith("PUBLIC "):
+                    f = line.split(" ", 3)
+                    moved = permutation.to_shipped(int(f[1], 16))
+                    want = None if moved is None else f"PUBLIC {moved:x} {f[2]} {f[3]}"
+                    if want and want not in rewritten_text.splitlines():
+                        report.fail(f"{stem}: {line} did not move to {moved:#x}")
+                    totals["publics"] += 1
+        if totals["split"] == 0:
+            report.fail("no procedure became several FUNC records")
+        report.note(f"{totals['bytes']} rewritten code bytes as in the original image "
+                    f"({totals['agree']} of them also equal llvm-symbolizer's frames there, "
+                    f"{totals['padding']} padding between procedures); "
+                    f"{totals['split']} procedures in several FUNC records; {totals['stack_win']} bytes "
+                    f"under the original's STACK WIN; {totals['publics']} PUBLIC records moved")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report.finish()
+
+
+if __name__ == "__main__":
+    main()
