@@ -15,6 +15,24 @@ namespace dumpsyms {
 
 using namespace llvm;
 
+namespace {
+
+// Sorted, with touching and overlapping pieces (blocks the rewriter kept in
+// order) made one range.
+std::vector<AddressRange> sortedAndMerged(std::vector<AddressRange> pieces) {
+  std::sort(pieces.begin(), pieces.end());
+  std::vector<AddressRange> merged;
+  for (const AddressRange& range : pieces) {
+    if (!merged.empty() && merged.back().end >= range.start)
+      merged.back().end = std::max(merged.back().end, range.end);
+    else
+      merged.push_back(range);
+  }
+  return merged;
+}
+
+} // namespace
+
 Omap::Omap(std::vector<OmapEntry> from_source, std::vector<OmapEntry> to_source)
     : from_source_(std::move(from_source)), to_source_(std::move(to_source)) {
   auto byRva = [](const OmapEntry& a, const OmapEntry& b) { return a.rva < b.rva; };
@@ -54,16 +72,7 @@ std::vector<AddressRange> Omap::mapRange(uint64_t start, uint64_t end) const {
     if (block != from_source_.end())
       ++block;
   }
-  std::sort(out.begin(), out.end());
-  // Touching pieces (blocks the rewriter kept in order) are one range.
-  std::vector<AddressRange> merged;
-  for (const AddressRange& range : out) {
-    if (!merged.empty() && merged.back().end >= range.start)
-      merged.back().end = std::max(merged.back().end, range.end);
-    else
-      merged.push_back(range);
-  }
-  return merged;
+  return sortedAndMerged(std::move(out));
 }
 
 std::optional<uint64_t> Omap::mapAddress(uint64_t rva) const {
@@ -168,15 +177,7 @@ std::vector<AddressRange> mapRanges(const Omap& omap, const std::vector<AddressR
   for (const AddressRange& range : ranges)
     for (const AddressRange& piece : omap.mapRange(range.start, range.end))
       out.push_back(piece);
-  std::sort(out.begin(), out.end());
-  std::vector<AddressRange> merged;
-  for (const AddressRange& range : out) {
-    if (!merged.empty() && merged.back().end >= range.start)
-      merged.back().end = std::max(merged.back().end, range.end);
-    else
-      merged.push_back(range);
-  }
-  return merged;
+  return sortedAndMerged(std::move(out));
 }
 
 } // namespace

@@ -42,12 +42,17 @@ bool usableComponent(const std::string& text) {
          text.find('\\') == std::string::npos && text.find('\0') == std::string::npos;
 }
 
-// Copies `from` into `to` (directories made), atomically.
-llvm::Error copyInto(const std::string& from, const std::string& to) {
+// A temporary for `to`, its directories made.
+llvm::Expected<AtomicFile> atomicFileIn(const std::string& to) {
   if (std::error_code error = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(to)))
     return llvm::createStringError(error, "%s: cannot create its directory: %s", to.c_str(),
                                    error.message().c_str());
-  auto out = AtomicFile::create(to);
+  return AtomicFile::create(to);
+}
+
+// Copies `from` into `to` (directories made), atomically.
+llvm::Error copyInto(const std::string& from, const std::string& to) {
+  auto out = atomicFileIn(to);
   if (!out)
     return out.takeError();
   std::ifstream in(from, std::ios::binary);
@@ -71,10 +76,7 @@ llvm::Error copyInto(const std::string& from, const std::string& to) {
 
 // Expands the cabinet `cab` holding `name` into `to`, atomically.
 llvm::Error expandInto(const std::string& cab, const std::string& name, const std::string& to) {
-  if (std::error_code error = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(to)))
-    return llvm::createStringError(error, "%s: cannot create its directory: %s", to.c_str(),
-                                   error.message().c_str());
-  auto out = AtomicFile::create(to);
+  auto out = atomicFileIn(to);
   if (!out)
     return out.takeError();
   // libmspack writes by name: into the temporary's own path.
