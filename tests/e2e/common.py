@@ -50,6 +50,14 @@ def dump(args, binary, *options, check=True):
         return symfile.load(out.name), p.stderr
 
 
+def run_checked(cmd):
+    """A tool's stdout; its failure stops the test with its stderr."""
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed: {p.stderr.strip()}")
+    return p.stdout
+
+
 def section(path, name):
     """(file offset, size) of an ELF section, read with binutils' readelf;
     None when the file has no such section."""

@@ -32,11 +32,7 @@ import unwind_eval
 LLVM = "/usr/lib/llvm-19/bin"
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed: {p.stderr.strip()}")
-    return p.stdout
+run = common.run_checked
 
 
 def dump_text(args, path, *options):
