@@ -19,7 +19,7 @@ PACKAGES=(
   # (not the gcc-multilib meta package: Debian makes it conflict with the
   # cross compilers below; fixtures.py supplies the <asm/...> it would add)
   llvm-19-dev libcli11-dev libfmt-dev libgtest-dev googletest
-  zlib1g-dev libzstd-dev liblzma-dev libdebuginfod-dev
+  zlib1g-dev libisal-dev libzstd-dev liblzma-dev libdebuginfod-dev
   # fixtures and oracles
   llvm-19 clang-19 lld-19 gcc-12-multilib g++-12-multilib
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu gcc-arm-linux-gnueabihf

@@ -6,14 +6,15 @@ namespace dumpsyms {
 
 using namespace llvm;
 
-void readUnwindInfo(const std::vector<const ElfImage*>& images, ModuleBuilder& builder,
-                    CfiStats& stats, Diagnostics& diagnostics) {
+std::vector<UnwindFrame> readUnwindInfo(const std::vector<const ElfImage*>& images, CfiStats& stats,
+                                        Diagnostics& diagnostics) {
+  std::vector<UnwindFrame> frames;
   const ElfImage& binary = *images.front();
   std::optional<RegisterNames> registers =
       RegisterNames::forMachine(binary.machine(), binary.is64Bit());
   if (!registers) {
     diagnostics.note("no STACK CFI: Breakpad's stack walker takes no CFI for this CPU");
-    return;
+    return frames;
   }
   for (auto [name, source] : {std::pair{".eh_frame", CfiSource::EhFrame},
                               std::pair{".debug_frame", CfiSource::DebugFrame}}) {
@@ -35,14 +36,15 @@ void readUnwindInfo(const std::vector<const ElfImage*>& images, ModuleBuilder& b
       input.little_endian = image->isLittleEndian();
       input.origin = image->path() + ": " + name;
       for (CfiFrame& frame : readDwarfCfi(input, *registers, stats, diagnostics))
-        builder.addCfiFrame(std::move(frame), source);
+        frames.push_back({std::move(frame), source});
       break;
     }
   }
   // ARM's own exception tables, for what no DWARF CFI covers (the builder
   // gives DWARF's frames precedence).
   for (CfiFrame& frame : readArmExidx(binary, stats, diagnostics))
-    builder.addCfiFrame(std::move(frame), CfiSource::ArmExidx);
+    frames.push_back({std::move(frame), CfiSource::ArmExidx});
+  return frames;
 }
 
 } // namespace dumpsyms

@@ -2,6 +2,8 @@
 // frames from .eh_frame and .debug_frame (each taken from the first image
 // that has its bytes) and, on 32-bit ARM, from .ARM.exidx, handed to the
 // ModuleBuilder, which keeps one frame per range (.eh_frame's first).
+// Nothing here touches the builder: a dump reads them beside the DWARF
+// walk and hands them over afterwards.
 #pragma once
 
 #include "cfi/dwarf_cfi_reader.h"
@@ -13,8 +15,14 @@
 
 namespace dumpsyms {
 
-// `images` in order of preference; the first is the binary.
-void readUnwindInfo(const std::vector<const ElfImage*>& images, ModuleBuilder& builder,
-                    CfiStats& stats, Diagnostics& diagnostics);
+struct UnwindFrame {
+  CfiFrame frame;
+  CfiSource source;
+};
+
+// `images` in order of preference; the first is the binary. The frames
+// come in the order ModuleBuilder::addCfiFrame should take them.
+std::vector<UnwindFrame> readUnwindInfo(const std::vector<const ElfImage*>& images, CfiStats& stats,
+                                        Diagnostics& diagnostics);
 
 } // namespace dumpsyms

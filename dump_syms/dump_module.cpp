@@ -135,9 +135,12 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   for (CodeSymbol& symbol : symbols)
     builder.addCodeSymbol(std::move(symbol));
 
+  // After the walk, not beside it: the unwind tables' frames, held until
+  // the walk ends, would add to its peak (docs/PERFORMANCE.md).
   CfiStats cfi_stats;
   if (!options.no_cfi)
-    readUnwindInfo({&binary, &debug_image}, builder, cfi_stats, diagnostics);
+    for (UnwindFrame& unwind : readUnwindInfo({&binary, &debug_image}, cfi_stats, diagnostics))
+      builder.addCfiFrame(std::move(unwind.frame), unwind.source);
   if (cfi_stats.rules_untranslated) {
     diagnostics.warn(binary.path() + ": " + std::to_string(cfi_stats.rules_untranslated) +
                      " CFI rules could not be said in postfix and were written as .undef");

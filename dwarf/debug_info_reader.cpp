@@ -168,7 +168,7 @@ size_t readDebugInfo(const ElfImage& image, const DebugInfoOptions& options, Mod
   if (inflation && threads > 1 && options.extract.names == NameStyle::Llvm &&
       options.supplementary_path.empty())
     early = readUnitsWhileInflating(*inflation, image.isLittleEndian(), image.is64Bit() ? 8 : 4,
-                                    options.extract, cutter);
+                                    options.extract, cutter, threads);
   std::unique_ptr<ElfImage> prepared = inflation ? inflation->finish(open_warnings) : nullptr;
   if (!prepared)
     cutter.takeWarnings(); // (the file is read again, by LLVM, and checked again)

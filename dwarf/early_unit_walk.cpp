@@ -3,12 +3,15 @@
 #include "dwarf/section_release.h"
 #include "dwarf/unit_residency.h"
 
+#include <algorithm>
 #include <limits>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/DebugInfo/DWARF/DWARFUnit.h>
 #include <llvm/Support/DataExtractor.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/ThreadPool.h>
+#include <mutex>
 
 namespace dumpsyms {
 
@@ -60,9 +63,12 @@ uint64_t wholeUnitsEnd(StringRef info, bool little_endian, uint64_t from, uint64
 class StageReader {
 public:
   StageReader(DwarfInflation& inflation, bool little_endian, uint8_t address_size,
-              const ExtractOptions& options, DieCutter& cutter, EarlyUnits& early)
+              const ExtractOptions& options, DieCutter& cutter, EarlyUnits& early, unsigned readers)
       : inflation_(inflation), little_endian_(little_endian), address_size_(address_size),
-        options_(options), cutter_(cutter), early_(early) {}
+        options_(options), cutter_(cutter), early_(early), readers_(std::max(1u, readers)) {
+    if (readers_ > 1)
+      pool_ = std::make_unique<DefaultThreadPool>(hardware_concurrency(readers_));
+  }
 
   // Reads the units in [early.end, end) over a context that sees
   // .debug_info up to `end`, or the first of them until the section is
@@ -75,9 +81,14 @@ public:
           MemoryBuffer::getMemBuffer(name == "debug_info" ? bytes.substr(0, end) : bytes, name,
                                      /*RequiresNullTerminator=*/false);
     std::vector<std::string> context_warnings;
-    auto report = [&](Error error) { context_warnings.push_back(toString(std::move(error))); };
+    std::mutex reporting; // LLVM reports from every reader
+    auto report = [&](Error error) {
+      std::lock_guard<std::mutex> lock(reporting);
+      context_warnings.push_back(toString(std::move(error)));
+    };
     std::unique_ptr<DWARFContext> context =
-        DWARFContext::create(sections, address_size_, little_endian_, report, report);
+        DWARFContext::create(sections, address_size_, little_endian_, report, report,
+                             /*ThreadSafe=*/readers_ > 1);
     std::vector<DWARFUnit*> units;
     uint64_t parsed_to = 0;
     for (const auto& unit : context->info_section_units()) {
@@ -95,25 +106,52 @@ public:
       unit->getUnitDIE(true);
     }
     UnitResidency residency(units, &cutter_);
-    uint64_t reached = early_.end;
-    for (DWARFUnit* unit : units) {
-      // Once the section is whole, every thread takes the rest: this one
-      // stops here rather than read on alone.
-      if (inflation_.unitBytesEnded())
-        break;
-      std::vector<std::string> warnings;
-      {
-        UnitPins pins(&residency);
-        pins.hold(*unit, /*referenced=*/false);
-        early_.results.push_back(extractUnit(*context, *unit, options_, warnings, &pins));
-        context->clearLineTableForUnit(unit);
+    // Units are taken in order, under one lock with the check that the
+    // stream goes on: the units read are always a prefix of the stage, and
+    // each one taken is read to its end (its bytes are given back).
+    std::mutex taking;
+    size_t taken = 0;
+    bool stopped = false;
+    std::vector<UnitSymbols> results(units.size());
+    std::vector<std::vector<std::string>> warnings(units.size());
+    auto readSome = [&] {
+      while (true) {
+        size_t i;
+        {
+          std::lock_guard<std::mutex> lock(taking);
+          // Once the section is whole, every thread takes the rest the
+          // ordinary way: these stop here rather than read on alone.
+          if (stopped || taken == units.size() || inflation_.unitBytesEnded()) {
+            stopped = true;
+            return;
+          }
+          i = taken++;
+        }
+        DWARFUnit* unit = units[i];
+        {
+          UnitPins pins(&residency);
+          pins.hold(*unit, /*referenced=*/false);
+          results[i] = extractUnit(*context, *unit, options_, warnings[i], &pins);
+          context->clearLineTableForUnit(unit);
+        }
+        // Its .debug_info bytes are dead (units stand alone), but for the
+        // header, which the context over the whole section reads again. Its
+        // line table may be another unit's too, in a later stage: kept.
+        releaseUnitBytes(*context, *unit, nullptr, /*keep_header=*/true);
+        inflation_.unitsReadTo(unit->getNextUnitOffset());
       }
-      // Its .debug_info bytes are dead (units stand alone), but for the
-      // header, which the context over the whole section reads again. Its
-      // line table may be another unit's too, in a later stage: kept.
-      releaseUnitBytes(*context, *unit, nullptr, /*keep_header=*/true);
-      early_.warnings.push_back(std::move(warnings));
-      reached = unit->getNextUnitOffset();
+    };
+    if (pool_) {
+      for (unsigned k = 0; k < readers_; ++k)
+        pool_->async(readSome);
+      pool_->wait();
+    } else {
+      readSome();
+    }
+    uint64_t reached = taken ? units[taken - 1]->getNextUnitOffset() : early_.end;
+    for (size_t i = 0; i < taken; ++i) {
+      early_.results.push_back(std::move(results[i]));
+      early_.warnings.push_back(std::move(warnings[i]));
     }
     for (std::string& warning : context_warnings)
       early_.context_warnings.push_back(std::move(warning));
@@ -128,6 +166,8 @@ private:
   const ExtractOptions& options_;
   DieCutter& cutter_;
   EarlyUnits& early_;
+  unsigned readers_;
+  std::unique_ptr<DefaultThreadPool> pool_;
 };
 
 EarlyUnits dropped(const EarlyUnits& read) {
@@ -169,7 +209,7 @@ bool unitsStandAlone(StringRef abbreviations) {
 
 EarlyUnits readUnitsWhileInflating(DwarfInflation& inflation, bool little_endian,
                                    uint8_t address_size, const ExtractOptions& options,
-                                   DieCutter& cutter) {
+                                   DieCutter& cutter, unsigned readers) {
   EarlyUnits early;
   if (!inflation.unitsStream() || !inflation.waitForOtherSections())
     return early;
@@ -178,7 +218,13 @@ EarlyUnits readUnitsWhileInflating(DwarfInflation& inflation, bool little_endian
     return early;
   StringRef info = sections.lookup("debug_info");
 
-  StageReader stages(inflation, little_endian, address_size, options, cutter, early);
+  // From here the stream keeps pace with the readers, until they stop.
+  inflation.startPacing();
+  struct StopPacing {
+    DwarfInflation& inflation;
+    ~StopPacing() { inflation.stopPacing(); }
+  } stop_pacing{inflation};
+  StageReader stages(inflation, little_endian, address_size, options, cutter, early, readers);
   uint64_t known = 0;
   bool done = false, reading = true;
   while (!done) {

@@ -3,10 +3,16 @@
 // On a big compressed debug file, inflating .debug_info (one zlib stream,
 // so one thread) takes as long as reading every unit on two: done one after
 // the other, a dump takes about three times as long as the inflation alone.
-// The units whose bytes are final need not wait: here they are read on the
-// calling thread while the stream goes on, in stages, each over a context
-// that sees .debug_info only as far as it has inflated. The units after the
-// last stage are read the ordinary way, by all threads, once it is whole.
+// The units whose bytes are final need not wait: here they are read while
+// the stream goes on, in stages, each over a context that sees .debug_info
+// only as far as it has inflated, by as many threads as the dump has (the
+// inflating one shares the cores with them). The units after the last stage
+// are read the ordinary way, by all threads, once it is whole.
+//
+// ISA-L inflates faster than units are read: left alone, the stream would
+// run far ahead, and the inflated bytes not yet read are most of a dump's
+// peak memory. So while units are read here, the stream waits whenever it
+// is more than a window ahead of them (DwarfInflation's pacing).
 //
 // Only files where each unit stands alone qualify: a DIE that refers into
 // another unit could point past the inflated bytes, or back into bytes
@@ -46,8 +52,10 @@ bool unitsStandAlone(llvm::StringRef abbreviations);
 // when the stream fails, or when a unit header or abbreviation table cannot
 // be read (the ordinary reading then sees to it).
 // `cutter` checks each unit before LLVM parses it (dwarf/die_overrun_guard).
+// `readers` threads read the units of each stage, beside the one inflating;
+// the stream is paced to them (DwarfInflation::startPacing).
 EarlyUnits readUnitsWhileInflating(DwarfInflation& inflation, bool little_endian,
                                    uint8_t address_size, const ExtractOptions& options,
-                                   DieCutter& cutter);
+                                   DieCutter& cutter, unsigned readers);
 
 } // namespace dumpsyms

@@ -1,6 +1,6 @@
 #include "dwarf/section_inflation.h"
 
-#include "dwarf/chunked_inflate.h"
+#include "object/compressed_section.h"
 #include "object/section_rewriter.h"
 
 #include <algorithm>
@@ -37,9 +37,6 @@ bool holdsUnits(const std::string& name) {
 
 // Far more than one DIE's worth of fixed-size attributes.
 constexpr uint64_t kGuard = 4096;
-
-// How far back zlib may copy from what it already wrote.
-constexpr uint64_t kZlibWindow = 32 * 1024;
 
 constexpr uint64_t kPopulateAhead = uint64_t(32) << 20;
 
@@ -207,10 +204,13 @@ void DwarfInflation::inflate(size_t k) {
     image_->dropPages(section.offset + released, consumed - released);
     released = consumed;
     if (background) {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::unique_lock<std::mutex> lock(mutex_);
       // The last 32 KiB may still be read back by zlib: not final yet.
       info_final_ = produced > kZlibWindow ? produced - kZlibWindow : 0;
       changed_.notify_all();
+      changed_.wait(lock, [&] {
+        return !pacing_ || readers_waiting_ > 0 || produced <= read_to_ + kPaceWindow;
+      });
     }
   };
   if (inflateInChunks(image_->bytes().substr(section.offset, section.size), image_->is64Bit(),
@@ -254,9 +254,32 @@ bool DwarfInflation::unitBytesFailed() {
   return info_failed_;
 }
 
+void DwarfInflation::startPacing() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pacing_ = true;
+}
+
+void DwarfInflation::stopPacing() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pacing_ = false;
+  changed_.notify_all();
+}
+
+void DwarfInflation::unitsReadTo(uint64_t offset) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (offset <= read_to_)
+    return;
+  read_to_ = offset;
+  changed_.notify_all();
+}
+
 uint64_t DwarfInflation::waitForUnitBytes(uint64_t known, bool& done) {
   std::unique_lock<std::mutex> lock(mutex_);
+  // A reader that waits has caught up: the stream must not wait for it.
+  ++readers_waiting_;
+  changed_.notify_all();
   changed_.wait(lock, [&] { return info_ended_ || info_failed_ || info_final_ > known; });
+  --readers_waiting_;
   done = info_ended_ && !info_failed_;
   return info_failed_ ? 0 : info_final_;
 }

@@ -70,6 +70,18 @@ public:
   // Whether the stream has ended (well or not), without waiting.
   bool unitBytesEnded();
 
+  // --- Pacing the stream to its readers ---
+  // From startPacing() to stopPacing(), the stream waits while it has
+  // inflated more than kPaceWindow bytes past the end of the units read
+  // (unitsReadTo), unless a reader waits for bytes (waitForUnitBytes):
+  // memory then holds about a window of unread units, not most of the
+  // section, and the cores the stream leaves go to the readers.
+  static constexpr uint64_t kPaceWindow = uint64_t(48) << 20;
+  void startPacing();
+  void stopPacing();
+  // Every unit before this .debug_info offset has been read.
+  void unitsReadTo(uint64_t offset);
+
 private:
   DwarfInflation() = default;
   void inflate(size_t k);
@@ -88,11 +100,14 @@ private:
   size_t info_ = kNone; // the plan entry inflating in the background
   std::mutex mutex_;
   std::condition_variable changed_;
-  size_t others_left_ = 0;     // under mutex_
-  bool others_failed_ = false; // under mutex_
-  uint64_t info_final_ = 0;    // under mutex_
-  bool info_ended_ = false;    // under mutex_
-  bool info_failed_ = false;   // under mutex_
+  size_t others_left_ = 0;       // under mutex_
+  bool others_failed_ = false;   // under mutex_
+  uint64_t info_final_ = 0;      // under mutex_
+  bool info_ended_ = false;      // under mutex_
+  bool info_failed_ = false;     // under mutex_
+  bool pacing_ = false;          // under mutex_
+  uint64_t read_to_ = 0;         // under mutex_
+  unsigned readers_waiting_ = 0; // under mutex_
   std::mutex reading_;
 };
 

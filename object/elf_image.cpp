@@ -1,6 +1,7 @@
 #include "object/elf_image.h"
 
 #include "limits/input_limits.h"
+#include "object/compressed_section.h"
 #include "object/legacy_zdebug.h"
 
 #include <algorithm>
@@ -176,7 +177,11 @@ Expected<std::optional<std::string>> ElfImage::sectionCopy(const ElfSection& sec
   if (!plausibleInflatedSize(decompressor->getDecompressedSize(), raw.size()))
     return fileError(
         path_, implausibleInflation(section.name, decompressor->getDecompressedSize(), raw.size()));
-  std::string out;
+  std::string out(decompressor->getDecompressedSize(), '\0');
+  if (inflateInChunks(raw, is_64_bit_, is_little_endian_, {out.data(), out.size()},
+                      [](uint64_t, uint64_t) {}))
+    return out;
+  // Refused: LLVM's Decompressor (zlib's own decoder) inflates it or says why.
   if (Error error = decompressor->resizeAndDecompress(out))
     return fileError(path_, "cannot inflate section '" + section.name +
                                 "': " + toString(std::move(error)));
@@ -188,6 +193,7 @@ Expected<std::optional<StringRef>> ElfImage::sectionBytes(const ElfSection& sect
     return std::nullopt;
   if (!(section.flags & ELF::SHF_COMPRESSED))
     return bytes().substr(section.offset, section.size);
+  std::lock_guard<std::mutex> lock(inflated_mutex_);
   auto cached = inflated_.find(section.name);
   if (cached != inflated_.end())
     return StringRef(*cached->second);

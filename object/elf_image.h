@@ -10,6 +10,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -111,6 +112,9 @@ private:
   std::vector<ElfSection> sections_;
   std::vector<ElfSegment> segments_;
   std::vector<std::string> open_warnings_;
+  // Sections inflated by sectionBytes(), which a dump calls from the DWARF
+  // walk and from the unwind-table reader at once.
+  mutable std::mutex inflated_mutex_;
   mutable std::map<std::string, std::unique_ptr<std::string>> inflated_;
 };
 

@@ -3,11 +3,11 @@
 #include "object/elf_dispatch.h"
 #include "object/elf_image.h"
 #include "object/section_rewriter.h"
+#include "object/zlib_inflate.h"
 
 #include <cstring>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Object/ELF.h>
-#include <llvm/Support/Compression.h>
 #include <vector>
 
 namespace dumpsyms {
@@ -47,18 +47,17 @@ inflate(MemoryBufferRef input, const std::function<void(const std::string&)>& wa
     uint64_t size = 0;
     for (int k = 4; k < 12; ++k)
       size = (size << 8) | data[k];
-    SmallVector<uint8_t, 0> inflated;
     if (!plausibleInflatedSize(size, data.size())) {
       warning(implausibleInflation(name->str(), size, data.size()) + ": not inflated");
       continue;
     }
-    Error error = compression::zlib::decompress(data.drop_front(12), inflated, size);
+    std::string inflated(size, '\0');
+    Error error = inflateZlib(toStringRef(data.drop_front(12)), {inflated.data(), inflated.size()});
     if (error) {
       warning("cannot inflate section '" + name->str() + "': " + toString(std::move(error)));
       continue;
     }
-    out.push_back({i, toStringRef(ArrayRef<uint8_t>(inflated)).str(),
-                   ".debug_" + name->substr(strlen(".zdebug_")).str()});
+    out.push_back({i, std::move(inflated), ".debug_" + name->substr(strlen(".zdebug_")).str()});
   }
   return out;
 }
