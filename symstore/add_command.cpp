@@ -5,6 +5,7 @@
 #include "symstore/child_process.h"
 #include "symstore/dump_scheduler.h"
 #include "symstore/file_progress.h"
+#include "symstore/memory_limit.h"
 
 #include <chrono>
 #include <csignal>
@@ -147,8 +148,15 @@ int runAdd(const AddOptions& options) {
 
   std::vector<ScheduledJob> jobs;
   for (const PlannedDump& dump : plan.dumps)
-    jobs.push_back({dump.cost});
-  DumpScheduler scheduler(threads, kMemoryAllowance);
+    jobs.push_back({estimatedDumpMemory(dump.cost)});
+  if (options.verbose && !options.quiet) {
+    if (options.memory_limit)
+      std::fprintf(stderr, "symstore: dumps side by side within %llu MiB (their estimates)\n",
+                   static_cast<unsigned long long>(options.memory_limit >> 20));
+    else
+      std::fprintf(stderr, "symstore: dumps side by side within the largest dump's estimate\n");
+  }
+  DumpScheduler scheduler(threads, MemoryBudget{options.memory_limit, kMemoryAllowance});
   scheduler.run(jobs, [&](size_t job, unsigned job_threads) {
     const PlannedDump& dump = plan.dumps[job];
     ManifestEntry& entry = plan.entries[dump.entry];

@@ -16,6 +16,9 @@ struct AddOptions {
   // path_prefix_map, check_cfi, no_debuginfod.
   Options dump;
   unsigned jobs = 0; // 0: one per core
+  // What the dumps running at once may hold, by their estimates (bytes);
+  // 0: no more than the largest dump (symstore/memory_limit.h).
+  uint64_t memory_limit = 0;
   std::string manifest;
   bool force = false;
   ShardSpec shard;

@@ -16,7 +16,8 @@ void DumpScheduler::run(const std::vector<ScheduledJob>& jobs,
   std::iota(waiting.begin(), waiting.end(), 0);
   std::stable_sort(waiting.begin(), waiting.end(),
                    [&](size_t a, size_t b) { return jobs[a].cost > jobs[b].cost; });
-  const uint64_t budget = jobs[waiting.front()].cost + allowance_;
+  const uint64_t budget =
+      memory_.limit ? memory_.limit : jobs[waiting.front()].cost + memory_.allowance;
   const unsigned threads = std::max(1u, threads_);
 
   std::mutex mutex;

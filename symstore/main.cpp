@@ -5,6 +5,7 @@
 #include "dump_syms/shared_options.h"
 #include "symstore/add_command.h"
 #include "symstore/dump_into_store.h"
+#include "symstore/memory_limit.h"
 #include "upload/upload_runner.h"
 
 #include <CLI/CLI.hpp>
@@ -49,6 +50,11 @@ int main(int argc, char** argv) {
                    "search here for separate debug files too (as dump_syms' DEBUG_DIR)")
       ->allow_extra_args(false);
   add_command->add_option("-j,--jobs", add.jobs, "threads in all (default: one per core)");
+  std::string memory_limit;
+  add_command->add_option(
+      "--memory-limit", memory_limit,
+      "what the dumps running at once may hold, by their estimates: SIZE (512M, 8G, 50%) or "
+      "'largest' (no more than the largest dump); default: half the machine's memory");
   add_command->add_option("--manifest", add.manifest, "write a JSON manifest of the run here");
   add_command->add_flag("--force", add.force, "dump modules the store already has again");
   add_command->add_option("--shard", shard, "K/N: take only shard K (0..N-1) of N of the release");
@@ -136,6 +142,17 @@ int main(int argc, char** argv) {
                  "symstore: --shard %s: expected K/N with 0 <= K < N\n"
                  "Run with --help for usage.\n",
                  shard.c_str());
+    return kExitUsage;
+  }
+  if (memory_limit.empty()) {
+    add.memory_limit = defaultMemoryLimit();
+  } else if (auto limit = parseMemoryLimit(memory_limit)) {
+    add.memory_limit = *limit;
+  } else {
+    std::fprintf(stderr,
+                 "symstore: --memory-limit %s: expected a size (512M, 8G, 50%%) or 'largest'\n"
+                 "Run with --help for usage.\n",
+                 memory_limit.c_str());
     return kExitUsage;
   }
   return runAdd(add);

@@ -1,7 +1,10 @@
 // The release scheduler: never more threads than the budget, never more
-// estimated memory than the largest job plus the allowance, and the largest
-// job alone with every thread.
+// estimated memory than the limit (or, without one, the largest job plus
+// the allowance, with the largest job alone with every thread); a big job
+// beside small ones on one thread when memory allows. And the
+// --memory-limit values.
 #include "symstore/dump_scheduler.h"
+#include "symstore/memory_limit.h"
 
 #include <algorithm>
 #include <atomic>
@@ -21,8 +24,8 @@ struct Observed {
 };
 
 void runAll(const std::vector<ScheduledJob>& jobs, unsigned threads, uint64_t allowance,
-            Observed& seen) {
-  DumpScheduler scheduler(threads, allowance);
+            Observed& seen, uint64_t limit = 0) {
+  DumpScheduler scheduler(threads, MemoryBudget{limit, allowance});
   scheduler.run(jobs, [&](size_t job, unsigned job_threads) {
     {
       std::lock_guard lock(seen.mutex);
@@ -73,6 +76,61 @@ TEST(DumpScheduler, MemoryNeverExceedsTheLargestPlusAllowance) {
   EXPECT_LE(seen.max_cost, largest + 20);
   EXPECT_LE(seen.max_threads, 8u);
   EXPECT_EQ(seen.given.size(), jobs.size());
+}
+
+TEST(DumpScheduler, ABigJobRunsBesideSmallOnesOnOneThreadWhenMemoryAllows) {
+  std::vector<ScheduledJob> jobs = {{1000}};
+  for (int i = 0; i < 40; ++i)
+    jobs.push_back({100});
+  Observed seen;
+  runAll(jobs, 2, 16, seen, /*limit=*/1200);
+  ASSERT_EQ(seen.given.size(), jobs.size());
+  // (the first two start together: which one reports first is the OS's)
+  auto big = std::find_if(seen.given.begin(), seen.given.end(),
+                          [](auto& given) { return given.first == 0; });
+  ASSERT_NE(big, seen.given.end());
+  EXPECT_EQ(big->second, 1u); // the rest shares the other core
+  EXPECT_LT(big - seen.given.begin(), 2);
+  EXPECT_LE(seen.max_cost, 1200u);
+  EXPECT_LE(seen.max_threads, 2u);
+}
+
+TEST(DumpScheduler, MemoryNeverExceedsTheLimit) {
+  std::vector<ScheduledJob> jobs;
+  for (uint64_t i = 1; i <= 60; ++i)
+    jobs.push_back({(i * 37) % 100 + 1});
+  Observed seen;
+  runAll(jobs, 8, 0, seen, /*limit=*/250);
+  EXPECT_LE(seen.max_cost, 250u);
+  EXPECT_LE(seen.max_threads, 8u);
+  EXPECT_EQ(seen.given.size(), jobs.size());
+}
+
+TEST(DumpScheduler, AJobLargerThanTheLimitRunsAloneWithEveryThread) {
+  std::vector<ScheduledJob> jobs = {{10}, {5000}, {10}, {10}};
+  Observed seen;
+  runAll(jobs, 4, 0, seen, /*limit=*/1000);
+  ASSERT_EQ(seen.given.size(), jobs.size());
+  EXPECT_EQ(seen.given.front().first, 1u);
+  EXPECT_EQ(seen.given.front().second, 4u);
+  EXPECT_LE(seen.max_cost, 5000u); // never anything beside it
+}
+
+TEST(MemoryLimit, SizesPercentagesAndLargest) {
+  EXPECT_EQ(parseMemoryLimit("largest"), 0u);
+  EXPECT_EQ(parseMemoryLimit("4096"), 4096u);
+  EXPECT_EQ(parseMemoryLimit("512M"), 512ull << 20);
+  EXPECT_EQ(parseMemoryLimit("512MiB"), 512ull << 20);
+  EXPECT_EQ(parseMemoryLimit("8g"), 8ull << 30);
+  EXPECT_EQ(parseMemoryLimit("1.5G"), 3ull << 29);
+  EXPECT_EQ(parseMemoryLimit("2TB"), 2ull << 40);
+  auto half = parseMemoryLimit("50%");
+  ASSERT_TRUE(half);
+  EXPECT_GT(*half, 0u);
+  EXPECT_NEAR(double(*half), double(defaultMemoryLimit()), double(1 << 20));
+  for (const char* bad : {"", "0", "-1G", "G", "12X", "150%", "nan", "inf", "1e30", " 5G", "5 G"})
+    EXPECT_FALSE(parseMemoryLimit(bad)) << bad;
+  EXPECT_GT(estimatedDumpMemory(900u << 20), 900u << 20);
 }
 
 TEST(DumpScheduler, NoJobsReturnsAtOnce) {
