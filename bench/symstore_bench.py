@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""symstore add over a whole release, against Breakpad's dump_syms run once
-per binary under `xargs -P` with the same core count. Reports wall time,
+"""symstore add over a whole release (with its default memory limit, and with
+`--memory-limit largest`, the budget of before), against our own dump_syms
+-j1 run once per binary under `xargs -P` (issue 26's anchor) and Breakpad's
+dump_syms the same way, all with the same core count, in paired rounds
+(`--rounds N`: each round runs every command once; medians). Reports wall time,
 peak memory of the whole process tree (resident set sizes of all processes
 summed, sampled every 20 ms: concurrent dumps add up) and files per second.
 
@@ -94,6 +97,9 @@ def main():
     parser.add_argument("--debug-dir", action="append", default=[])
     parser.add_argument("-j", type=int, default=os.cpu_count())
     parser.add_argument("--symstore", default=os.path.join(ROOT, "build", "symstore", "symstore"))
+    parser.add_argument("--dump-syms", default=os.path.join(ROOT, "build", "dump_syms", "dump_syms"))
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--memory-limit", help="also run symstore add with this --memory-limit")
     args = parser.parse_args()
     files = elf_files(args.release)
     size = sum(os.path.getsize(f) for f in files)
@@ -101,17 +107,42 @@ def main():
     tmp = tempfile.mkdtemp()
     try:
         rows = []
-        store = os.path.join(tmp, "store")
         debug = sum((["--debug-dir", d] for d in args.debug_dir), [])
         manifest = os.path.join(tmp, "manifest.json")
-        wall, peak, status = measure([args.symstore, "add", store, args.release, "-q", "-j", str(args.j),
-                                      "--manifest", manifest, *debug])
-        rows.append(("symstore add", wall, peak, status))
+        runs = {}
+
+        def symstore(extra):
+            store = os.path.join(tmp, "store")
+            shutil.rmtree(store, ignore_errors=True)
+            return measure([args.symstore, "add", store, args.release, "-q", "-j", str(args.j),
+                            "--manifest", manifest, *debug, *extra])
+
+        def xargs_ours():
+            store = os.path.join(tmp, "xargs-store")
+            shutil.rmtree(store, ignore_errors=True)
+            listing = "\n".join(files).encode()
+            return measure(["xargs", "-d", "\n", "-P", str(args.j), "-I", "{}", args.dump_syms, "-q", "-j1",
+                            "--store", store, "{}", *args.debug_dir], listing)
+
+        commands = {"symstore add": lambda: symstore([]),
+                    "symstore add --memory-limit largest": lambda: symstore(["--memory-limit", "largest"]),
+                    "dump_syms -j1, xargs -P": xargs_ours}
+        if args.memory_limit:
+            commands[f"symstore add --memory-limit {args.memory_limit}"] = \
+                lambda: symstore(["--memory-limit", args.memory_limit])
+        for _ in range(args.rounds):
+            for name, command in commands.items():
+                runs.setdefault(name, []).append(command())
+        for name, results in runs.items():
+            walls = sorted(r[0] for r in results)
+            peaks = sorted(r[1] for r in results)
+            rows.append((name, walls[len(walls) // 2], peaks[len(peaks) // 2], max(r[2] for r in results)))
+        symstore([])  # the manifest of a default run, for the largest module
         # The largest single dump alone, for the memory bound: symstore's
         # peak should be this plus a small constant, not a sum.
         entries = [e for e in json.load(open(manifest))["entries"] if e["status"] in ("written", "no-debug-info")]
         largest = max(entries, key=lambda e: os.path.getsize(e.get("debug_info", {}).get("file") or e["path"]))
-        one = [os.path.join(ROOT, "build", "dump_syms", "dump_syms"), "-q", "-j", str(args.j), largest["path"],
+        one = [args.dump_syms, "-q", "-j", str(args.j), largest["path"],
                "--output", os.path.join(tmp, "largest.sym")]
         if largest.get("debug_info", {}).get("file"):
             one += ["--debug-file", largest["debug_info"]["file"]]
@@ -131,11 +162,16 @@ def main():
             wall, peak, status = measure(
                 ["xargs", "-d", "\n", "-P", str(args.j), "-n", "1", "bash", "-c", script, "bash"], listing)
             rows.append(("Breakpad dump_syms, xargs -P", wall, peak, status))
-        print(f"{'tool':32} {'wall s':>8} {'peak MB':>9} {'files/s':>8}")
+        anchor = runs and sorted(r[0] for r in runs["dump_syms -j1, xargs -P"])
+        anchor = anchor[len(anchor) // 2]
+        print(f"{'tool':40} {'wall s':>8} {'peak MB':>9} {'files/s':>8} {'x xargs':>8}")
         for name, wall, peak, status in rows:
-            rate = f"{len(files) / wall:8.1f}" if name.startswith(("symstore", "Breakpad")) else f"{'':8}"
-            print(f"{name:32} {wall:8.1f} {peak / 1e6:9.0f} {rate}"
+            batch = name.startswith(("symstore", "Breakpad", "dump_syms -j1"))
+            rate = f"{len(files) / wall:8.1f}" if batch else f"{'':8}"
+            ratio = f"{wall / anchor:8.2f}" if batch else f"{'':8}"
+            print(f"{name:40} {wall:8.1f} {peak / 1e6:9.0f} {rate} {ratio}"
                   + ("" if status == 0 else f"  (exit {status})"))
+        print(f"({args.rounds} paired rounds, medians; peak: the whole process tree's summed RSS)")
     finally:
         shutil.rmtree(tmp)
 
