@@ -44,6 +44,7 @@ struct Options {
   // FILE record's path.
   std::vector<std::string> path_prefix_map;
   bool check_cfi = false;                // --check-cfi: fail when no STACK CFI is written
+  bool write_index = false;              // symstore add --index: the lookup index beside the .sym
   bool no_cross_unit_references = false; // -r: Breakpad's; accepted, has no effect
 };
 

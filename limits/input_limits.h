@@ -75,6 +75,14 @@ constexpr size_t kMaxSymbolFileLine = size_t(16) << 20;
 // FILE and INLINE_ORIGIN ids: the table grows to the largest one.
 constexpr uint64_t kMaxSymbolFileId = 100000000;
 
+// --- Symbol indexes (symbol_index/) ---
+
+// Entries of one index table that 32-bit fields count or number: strings
+// (u32 ids, one value kept for "none"), and a function's lines and inlined
+// calls. A .sym past them holds more than 4 billion records (over 32 GiB of
+// text); its index is refused, and lookups in it fail with this message.
+constexpr uint64_t kMaxIndexTableEntries = 0xfffffffeu;
+
 // --- Crash text and reports (crash_text/, symtool/) ---
 
 // A frame line (glibc, Solaris, module + offset): no real one is longer,

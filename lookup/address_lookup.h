@@ -1,12 +1,19 @@
-// Answers "what is at this address" from a symbol file's model, as the
-// processor would: the FUNC covering it with its line and inlined calls
-// (innermost first), else the PUBLIC below it when no FUNC starts between.
-// Addresses are module-relative.
+// Answers "what is at this address" from a symbol file's index, as the
+// processor would from the text: the FUNC covering it with its line and
+// inlined calls (innermost first), else the PUBLIC below it when no FUNC
+// starts between; the STACK CFI and STACK WIN records that unwind it; the
+// address a function or symbol name stands for. Addresses are
+// module-relative. The index is read lazily (symbol_index/index_file.h);
+// should it turn out damaged, the lookup asks for a rebuilt one once and
+// answers again from that.
 #pragma once
 
+#include "symbol_index/index_file.h"
 #include "symbol_writer/module.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,21 +39,52 @@ struct AddressInfo {
   uint64_t parameter_size = 0;        // the FUNC's or the PUBLIC's
 };
 
+// The MODULE and INFO records, and whether the parser skipped lines.
+struct ModuleHeading {
+  std::string os, cpu, debug_id, name;
+  std::string code_id, code_file;
+  std::vector<std::string> extra_info;
+  uint64_t load_address = 0;
+  bool corrupt = false; // Breakpad's processor would call these symbols corrupt
+};
+
 class AddressLookup {
 public:
-  explicit AddressLookup(Module module);
+  // A fresh index for the same symbol file (rebuilt from its text), or why not.
+  using Rebuild = std::function<llvm::Expected<std::unique_ptr<IndexFile>>()>;
+
+  static llvm::Expected<AddressLookup> open(std::unique_ptr<IndexFile> index,
+                                            Rebuild rebuild = nullptr);
+  // An index built in memory from a symbol file's text (tests, fuzzers).
+  static AddressLookup fromText(llvm::StringRef text);
 
   AddressInfo lookup(uint64_t address) const;
-  const Module& module() const { return module_; }
+  // The STACK CFI frame covering `address` (its INIT rules and changes).
+  std::optional<CfiFrame> cfiAt(uint64_t address) const;
+  // The STACK WIN record of `type` (4: FrameData, 0: FPO) covering
+  // `address`; of several, the one starting last.
+  std::optional<StackWinRecord> stackWinAt(uint64_t address, uint32_t type) const;
+  // Where the function or PUBLIC named `name` starts (a PUBLIC of the name
+  // before a FUNC; the first in the file of each).
+  std::optional<uint64_t> addressOf(llvm::StringRef name) const;
+
+  const ModuleHeading& heading() const { return heading_; }
+  // The index failed a check and no intact one could be had: answers are
+  // empty. damage() says what was wrong.
+  bool damaged() const { return index_->damaged(); }
+  std::string damage() const { return index_->damage(); }
 
 private:
-  struct FunctionRange {
-    uint64_t start, end;
-    size_t function;
-  };
-  Module module_;
-  std::vector<FunctionRange> ranges_; // sorted by start
-  std::vector<size_t> publics_;       // indexes into module_.publics, by address
+  AddressLookup(std::unique_ptr<IndexFile> index, Rebuild rebuild)
+      : index_(std::move(index)), rebuild_(std::move(rebuild)) {}
+  // f(index) answered from an intact index: again from a rebuilt one when
+  // the first turned out damaged.
+  template <class F> auto answer(F f) const;
+  bool readHeading();
+
+  mutable std::shared_ptr<IndexFile> index_;
+  mutable Rebuild rebuild_;
+  ModuleHeading heading_;
 };
 
 } // namespace dumpsyms

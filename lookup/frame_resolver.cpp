@@ -8,14 +8,8 @@
 namespace dumpsyms {
 
 struct StoreFrameResolver::ModuleSymbols {
-  explicit ModuleSymbols(Module module) : lookup(std::move(module)) {
-    const Module& m = lookup.module();
-    for (const PublicSymbol& symbol : m.publics)
-      addresses.emplace(symbol.name, symbol.address);
-    for (const Function& function : m.functions)
-      if (!function.ranges.empty())
-        addresses.emplace(function.name, function.ranges.front().start);
-    for (const std::string& info : m.extra_info) {
+  explicit ModuleSymbols(AddressLookup found) : lookup(std::move(found)) {
+    for (const std::string& info : lookup.heading().extra_info) {
       llvm::StringRef value(info);
       uint64_t offset;
       if (value.consume_front("PT_DYNAMIC_OFFSET ") && !value.getAsInteger(16, offset))
@@ -23,13 +17,14 @@ struct StoreFrameResolver::ModuleSymbols {
     }
   }
   AddressLookup lookup;
-  std::unordered_map<std::string, uint64_t> addresses; // function or symbol name -> address
   std::optional<uint64_t> dynamic_offset;
 };
 
 StoreFrameResolver::StoreFrameResolver(std::string store, std::map<std::string, std::string> ids,
-                                       std::shared_ptr<SymbolServers> servers)
-    : store_(std::move(store)), ids_(std::move(ids)), servers_(std::move(servers)) {}
+                                       std::shared_ptr<SymbolServers> servers,
+                                       IndexCacheOptions index)
+    : store_(std::move(store)), ids_(std::move(ids)), servers_(std::move(servers)),
+      index_(std::move(index)) {}
 
 StoreFrameResolver::~StoreFrameResolver() = default;
 
@@ -42,13 +37,13 @@ const StoreFrameResolver::ModuleSymbols* StoreFrameResolver::module(const std::s
     return nullptr;
   }
   auto id = ids_.find(name);
-  auto loaded = loadSymbols({store_, name, id == ids_.end() ? "" : id->second, servers_});
+  auto loaded = loadSymbols({store_, name, id == ids_.end() ? "" : id->second, servers_, index_});
   if (!loaded) {
     problem = llvm::toString(loaded.takeError());
     failures_[name] = problem;
     return nullptr;
   }
-  auto symbols = std::make_unique<ModuleSymbols>(std::move(loaded->parsed.module));
+  auto symbols = std::make_unique<ModuleSymbols>(std::move(loaded->lookup));
   return (modules_[name] = std::move(symbols)).get();
 }
 
@@ -73,14 +68,14 @@ ResolvedFrame StoreFrameResolver::resolve(const FrameLine& frame, bool return_ad
         observer_(correction);
     }
   } else if (!frame.symbol.empty()) {
-    auto found = symbols->addresses.find(frame.symbol);
-    if (found == symbols->addresses.end())
-      found = symbols->addresses.find(demangle(frame.symbol));
-    if (found == symbols->addresses.end()) {
+    auto found = symbols->lookup.addressOf(frame.symbol);
+    if (!found)
+      found = symbols->lookup.addressOf(demangle(frame.symbol));
+    if (!found) {
       out.problem = out.module + " has no function or symbol named " + frame.symbol;
       return out;
     }
-    offset = found->second + frame.symbol_offset;
+    offset = *found + frame.symbol_offset;
   } else {
     out.problem = "the frame gives no offset in " + out.module;
     return out;

@@ -6,6 +6,7 @@
 
 #include "crash_text/frame_line.h"
 #include "lookup/address_lookup.h"
+#include "symbol_index/index_cache.h"
 #include "symbol_server/symbol_servers.h"
 
 #include <functional>
@@ -43,7 +44,8 @@ public:
   // `servers`, when given, are asked for what the store lacks ("" store:
   // servers only), by the name and the id `ids` gives.
   StoreFrameResolver(std::string store, std::map<std::string, std::string> ids,
-                     std::shared_ptr<SymbolServers> servers = nullptr);
+                     std::shared_ptr<SymbolServers> servers = nullptr,
+                     IndexCacheOptions index = {});
   ~StoreFrameResolver();
 
   // `return_address`: the frame holds where a call returns to, so the call
@@ -63,6 +65,7 @@ private:
   std::string store_;
   std::map<std::string, std::string> ids_;
   std::shared_ptr<SymbolServers> servers_;
+  IndexCacheOptions index_;
   std::map<std::string, std::unique_ptr<ModuleSymbols>> modules_;
   std::map<std::string, std::string> failures_; // module name -> why it cannot be read
   std::function<void(const PrelinkCorrection&)> observer_;

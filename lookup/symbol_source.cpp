@@ -2,11 +2,16 @@
 
 #include "object/elf_image.h"
 #include "store/layout.h"
+#include "symbol_writer/text_stream.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
+#include <unistd.h>
 #include <vector>
 
 namespace dumpsyms {
@@ -28,9 +33,8 @@ llvm::Expected<std::string> fetchSymbols(const SymbolSourceQuery& query) {
 
 } // namespace
 
-llvm::Expected<LoadedSymbols> loadSymbols(const SymbolSourceQuery& query) {
-  LoadedSymbols loaded;
-  loaded.path = query.path;
+llvm::Expected<std::string> findSymbolFile(const SymbolSourceQuery& query) {
+  std::string found = query.path;
   bool store_lacks_it =
       query.path.empty() ||
       (llvm::sys::fs::is_directory(query.path) && !query.module.empty() &&
@@ -41,7 +45,7 @@ llvm::Expected<LoadedSymbols> loadSymbols(const SymbolSourceQuery& query) {
     auto path = fetchSymbols(query);
     if (!path)
       return path.takeError();
-    loaded.path = *path;
+    found = *path;
   } else if (query.path.empty()) {
     return fileError("symtool", "no symbol file, store or symbol server given");
   } else if (llvm::sys::fs::is_directory(query.path)) {
@@ -62,16 +66,45 @@ llvm::Expected<LoadedSymbols> loadSymbols(const SymbolSourceQuery& query) {
       }
       id = ids.front();
     }
-    loaded.path = symbolFilePath(query.path, query.module, id);
+    found = symbolFilePath(query.path, query.module, id);
   }
-  auto buffer = llvm::MemoryBuffer::getFile(loaded.path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return fileError(loaded.path, "cannot read it: " + buffer.getError().message());
-  loaded.parsed = readSymbolFile((*buffer)->getBuffer());
-  if (loaded.parsed.module.name.empty())
-    return fileError(loaded.path, "is not a symbol file (no MODULE record)");
-  return loaded;
+  return found;
+}
+
+llvm::Expected<ParsedSymbolFile> parseSymbolFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fileError(path, std::string("cannot read it: ") + std::strerror(errno));
+  auto parsed = readSymbolFileStream(fd, path);
+  ::close(fd);
+  if (!parsed)
+    return parsed.takeError();
+  if (parsed->module.name.empty())
+    return fileError(path, "is not a symbol file (no MODULE record)");
+  return parsed;
+}
+
+llvm::Expected<LoadedSymbols> openSymbols(const std::string& path, const IndexCacheOptions& index) {
+  auto opened = openSymbolIndex(path, index);
+  if (!opened)
+    return opened.takeError();
+  auto rebuild = [path, index]() -> llvm::Expected<std::unique_ptr<IndexFile>> {
+    auto fresh = rebuildSymbolIndex(path, index);
+    if (!fresh)
+      return fresh.takeError();
+    return std::move(fresh->index);
+  };
+  auto lookup = AddressLookup::open(std::move(opened->index), rebuild);
+  if (!lookup)
+    return lookup.takeError();
+  return LoadedSymbols{path, std::move(*lookup), opened->source, opened->note};
+}
+
+llvm::Expected<LoadedSymbols> loadSymbols(const SymbolSourceQuery& query) {
+  auto path = findSymbolFile(query);
+  if (!path)
+    return path.takeError();
+  return openSymbols(*path, query.index);
 }
 
 } // namespace dumpsyms

@@ -27,7 +27,7 @@ constexpr uint32_t kFpo = 0;
 // A STACK WIN record, or (no record, but a FUNC covers the frame) just the
 // FUNC's parameter size, as Breakpad's FindWindowsFrameInfo answers.
 struct FrameInfo {
-  const StackWinRecord* record = nullptr;
+  std::optional<StackWinRecord> record;
   std::optional<uint64_t> parameter_size;
 };
 

@@ -118,7 +118,7 @@ ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>
   std::optional<uint32_t> requesting =
       process.crash ? std::optional(process.crash->thread_id) : process.requesting_thread_id;
 
-  out.supplier = std::make_shared<SymbolSupplier>(stores, std::move(servers));
+  out.supplier = std::make_shared<SymbolSupplier>(stores, std::move(servers), options.index);
   StackWalker walker(process, *out.supplier, options);
   for (const SnapshotThread& thread : process.threads) {
     if (process.dump_thread_id && thread.id == *process.dump_thread_id &&

@@ -133,7 +133,7 @@ std::optional<WalkedFrame> StackWalker::callerByCfi(const WalkedFrame& callee, b
   if (!callee.symbols)
     return std::nullopt;
   uint64_t offset = callee.lookupAddress() - callee.module->base;
-  const CfiFrame* frame = callee.symbols->cfiAt(offset);
+  std::optional<CfiFrame> frame = callee.symbols->cfiAt(offset);
   if (!frame)
     return std::nullopt;
   std::map<std::string, std::string> rules = cfiRulesAt(*frame, offset);

@@ -59,6 +59,8 @@ struct WalkOptions {
   // callee parameter size taken as Breakpad takes it. Off, the walk is
   // Breakpad's with those four corrected (docs/STACKWALK.md).
   bool breakpad_rules = false;
+  // Where the symbol files' indexes are cached (symtool --index-cache).
+  IndexCacheOptions index;
 };
 
 class StackWalker {

@@ -1,8 +1,8 @@
 #include "stackwalk/symbol_supplier.h"
 
+#include "lookup/symbol_source.h"
 #include "store/layout.h"
 #include "store/store_listing.h"
-#include "symbol_writer/text_reader.h"
 
 #include <algorithm>
 #include <llvm/Support/FileSystem.h>
@@ -11,60 +11,14 @@
 
 namespace dumpsyms {
 
-namespace {} // namespace
-
-ModuleSymbols::ModuleSymbols(Module module) : lookup(std::move(module)) {
-  for (const CfiFrame& frame : lookup.module().cfi_frames)
-    if (!frame.range.empty())
-      cfi.push_back(&frame);
-  std::stable_sort(cfi.begin(), cfi.end(), [](const CfiFrame* a, const CfiFrame* b) {
-    return a->range.start < b->range.start;
-  });
-  for (const StackWinRecord& record : lookup.module().stack_win)
-    if (record.code_size > 0 && record.type < longest_stack_win_.size()) {
-      stack_win.push_back(&record);
-      longest_stack_win_[record.type] = std::max(longest_stack_win_[record.type], record.code_size);
-    }
-  std::stable_sort(
-      stack_win.begin(), stack_win.end(),
-      [](const StackWinRecord* a, const StackWinRecord* b) { return a->address < b->address; });
-}
-
-const CfiFrame* ModuleSymbols::cfiAt(uint64_t offset) const {
-  auto after = std::upper_bound(cfi.begin(), cfi.end(), offset,
-                                [](uint64_t a, const CfiFrame* f) { return a < f->range.start; });
-  if (after == cfi.begin())
-    return nullptr;
-  const CfiFrame* frame = *std::prev(after);
-  return frame->range.contains(offset) ? frame : nullptr;
-}
-
-const StackWinRecord* ModuleSymbols::stackWinAt(uint64_t offset, uint32_t type) const {
-  auto after = std::upper_bound(stack_win.begin(), stack_win.end(), offset,
-                                [](uint64_t a, const StackWinRecord* r) { return a < r->address; });
-  // The innermost record of `type` holding the offset: the last-starting
-  // one that holds it (records nest: one a prologue step, each to the end
-  // of the function). Further back than the longest record reaches, none
-  // can.
-  uint64_t longest = type < longest_stack_win_.size() ? longest_stack_win_[type] : 0;
-  while (after != stack_win.begin()) {
-    const StackWinRecord* record = *--after;
-    if (offset - record->address >= longest)
-      break;
-    if (record->type == type && offset - record->address < record->code_size)
-      return record;
-  }
-  return nullptr;
-}
-
 bool ModuleSymbols::hasCodeAt(uint64_t offset) const {
   AddressInfo info = lookup.lookup(offset);
   return !info.frames.empty() || info.public_name.has_value();
 }
 
 SymbolSupplier::SymbolSupplier(std::vector<std::string> stores,
-                               std::shared_ptr<SymbolServers> servers)
-    : stores_(std::move(stores)), servers_(std::move(servers)) {}
+                               std::shared_ptr<SymbolServers> servers, IndexCacheOptions index)
+    : stores_(std::move(stores)), servers_(std::move(servers)), index_(std::move(index)) {}
 SymbolSupplier::~SymbolSupplier() = default;
 
 const std::map<std::string, std::string>& SymbolSupplier::pathsById(size_t store) {
@@ -163,23 +117,14 @@ SymbolLookup SymbolSupplier::load(const std::string& path, const std::string& ho
     return {done->second.get(), SymbolStatus::Loaded, ""};
   if (auto failed = failures_.find(path); failed != failures_.end())
     return {nullptr, SymbolStatus::Corrupt, failed->second};
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  ParsedSymbolFile parsed;
-  if (buffer)
-    parsed = readSymbolFile((*buffer)->getBuffer());
-  if (!buffer || parsed.module.name.empty()) {
-    std::string problem =
-        path + ": " + (buffer ? "not a symbol file" : buffer.getError().message());
+  auto opened = openSymbols(path, index_);
+  if (!opened) {
+    std::string problem = llvm::toString(opened.takeError());
     failures_[path] = problem;
     return {nullptr, SymbolStatus::Corrupt, problem};
   }
-  bool corrupt = std::any_of(
-      parsed.problems.begin(), parsed.problems.end(), [](const SymbolFileProblem& problem) {
-        return problem.skipped && !llvm::StringRef(problem.message).starts_with("INLINE");
-      });
-  auto symbols = std::make_unique<ModuleSymbols>(std::move(parsed.module));
-  symbols->corrupt = corrupt;
+  auto symbols = std::make_unique<ModuleSymbols>(std::move(opened->lookup));
+  symbols->corrupt = symbols->lookup.heading().corrupt;
   symbols->path = path;
   symbols->how = how;
   symbols->url = url;

@@ -10,40 +10,38 @@
 
 #include "lookup/address_lookup.h"
 #include "snapshot/process_snapshot.h"
+#include "symbol_index/index_cache.h"
 #include "symbol_server/symbol_servers.h"
 
-#include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace dumpsyms {
 
 struct ModuleSymbols {
-  explicit ModuleSymbols(Module module);
+  explicit ModuleSymbols(AddressLookup found) : lookup(std::move(found)) {}
 
   AddressLookup lookup;
-  std::vector<const CfiFrame*> cfi;             // by start address
-  std::vector<const StackWinRecord*> stack_win; // by start address
-  std::string path;                             // the .sym read
-  std::string how; // how it was matched: "id", "id under another name", "name"
-  std::string url; // the symbol server URL it was fetched from in this run; "" otherwise
+  std::string path; // the .sym read
+  std::string how;  // how it was matched: "id", "id under another name", "name"
+  std::string url;  // the symbol server URL it was fetched from in this run; "" otherwise
   // Lines the parser could not read (INLINE records aside), which make
   // Breakpad's processor call the symbols corrupt; they are used anyway.
   bool corrupt = false;
 
-  // The STACK CFI frame covering `offset`, or nullptr.
-  const CfiFrame* cfiAt(uint64_t offset) const;
+  // The STACK CFI frame covering `offset`.
+  std::optional<CfiFrame> cfiAt(uint64_t offset) const { return lookup.cfiAt(offset); }
   // The STACK WIN record of `type` (4: FrameData, 0: FPO) covering
-  // `offset`, or nullptr; of several, the one starting last.
-  const StackWinRecord* stackWinAt(uint64_t offset, uint32_t type) const;
+  // `offset`; of several, the one starting last.
+  std::optional<StackWinRecord> stackWinAt(uint64_t offset, uint32_t type) const {
+    return lookup.stackWinAt(offset, type);
+  }
   // Does a FUNC or PUBLIC cover `offset`, as the processor asks before it
   // takes a scanned word for a return address?
   bool hasCodeAt(uint64_t offset) const;
-
-private:
-  std::array<uint64_t, 5> longest_stack_win_{}; // the longest record of each type 0-4
 };
 
 enum class SymbolStatus { Loaded, Missing, Corrupt };
@@ -57,7 +55,8 @@ struct SymbolLookup {
 class SymbolSupplier {
 public:
   explicit SymbolSupplier(std::vector<std::string> stores,
-                          std::shared_ptr<SymbolServers> servers = nullptr);
+                          std::shared_ptr<SymbolServers> servers = nullptr,
+                          IndexCacheOptions index = {});
   ~SymbolSupplier();
 
   SymbolLookup find(const SnapshotModule& module);
@@ -71,6 +70,7 @@ private:
 
   std::vector<std::string> stores_;
   std::shared_ptr<SymbolServers> servers_;
+  IndexCacheOptions index_;
   std::map<std::string, std::unique_ptr<ModuleSymbols>> loaded_; // by .sym path
   std::map<std::string, std::string> failures_;                  // .sym path -> why
   std::map<size_t, std::map<std::string, std::string>> by_id_;   // store -> debug id -> .sym path

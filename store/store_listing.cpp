@@ -63,6 +63,8 @@ llvm::Expected<StoreListing> listStore(const std::string& root) {
     while (relative.starts_with("/"))
       relative.erase(relative.begin());
     file.relative_path = std::string(relative);
+    if (isSymbolIndexPath(file.relative_path))
+      continue; // a symbol file's lookup index
     if (!llvm::StringRef(file.relative_path).ends_with(".sym")) {
       listing.problems.push_back(file.path + ": not a symbol file (no .sym name)");
       continue;

@@ -5,15 +5,13 @@
 #pragma once
 
 #include "store/atomic_file.h"
+#include "store/user_cache_dir.h"
 
 #include <chrono>
 #include <llvm/Support/Error.h>
 #include <string>
 
 namespace dumpsyms {
-
-// $XDG_CACHE_HOME/TOOL/WHAT, else ~/.cache/TOOL/WHAT, else /tmp/TOOL-UID/WHAT.
-std::string userCacheDir(const std::string& tool, const std::string& what);
 
 class SymbolCache {
 public:

@@ -4,6 +4,7 @@
 #include "store/atomic_file.h"
 #include "store/code_id_index.h"
 #include "store/layout.h"
+#include "symbol_index/index_cache.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -44,6 +45,11 @@ ManifestEntry dumpIntoStore(const Options& options) {
     entry.error = llvm::toString(std::move(error));
     return entry;
   }
+  // Its index, for lookups that map rather than parse (a failure costs
+  // only the speed of the first lookup: a warning).
+  if (options.write_index)
+    if (llvm::Error error = writeIndexBeside(path))
+      entry.warnings.push_back(llvm::toString(std::move(error)));
   // Windows modules also under their code id, for dumps that lack their
   // debug id (a failure here costs only that lookup: a warning).
   if (!module->code_file.empty())

@@ -57,6 +57,9 @@ int main(int argc, char** argv) {
       "'largest' (no more than the largest dump); default: half the machine's memory");
   add_command->add_option("--manifest", add.manifest, "write a JSON manifest of the run here");
   add_command->add_flag("--force", add.force, "dump modules the store already has again");
+  add_command->add_flag("--index", add.dump.write_index,
+                        "also write each symbol file's lookup index beside it (<name>.sym.idx), "
+                        "for symtool and minidump_stackwalk to map instead of parse");
   add_command->add_option("--shard", shard, "K/N: take only shard K (0..N-1) of N of the release");
   add_command->add_flag("-v,--verbose", add.verbose, "print every warning");
   add_command->add_flag("-q,--quiet", add.quiet, "print nothing but errors");
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
   dump_one->add_option("DEBUG_DIR", one.debug_dirs);
   dump_one->add_option("-j,--jobs", one.jobs);
   dump_one->add_option("--debug-file", one.debug_file);
+  dump_one->add_flag("--index", one.write_index);
   addDumpShapeOptions(*dump_one, one);
 
   if (auto status = parseCommandLine(app, argc, argv))

@@ -8,6 +8,7 @@
 #include "limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
 #include "lookup/symbol_source.h"
+#include "store/store_listing.h"
 #include "symbol_writer/text_reader.h"
 #include "symtool/crash_report.h"
 #include "symtool/line_reader.h"
@@ -139,6 +140,20 @@ int main(int argc, char** argv) {
   stackwalk->add_flag("-v,--verbose", warnings,
                       "print what was odd in the dump, and why each thread's walk stopped");
 
+  std::vector<std::string> index_paths;
+  CLI::App* index = app.add_subcommand(
+      "index", "write each symbol file's lookup index beside it (<name>.sym.idx), so that "
+               "lookups map it instead of parsing the file; for a store, every file in it");
+  index->add_option("PATH", index_paths, "symbol files and symbol stores")->required();
+  index->add_flag("-q,--quiet", quiet, "no summary line");
+
+  // Each lookup reads the symbol files' indexes (docs/SYMBOL_INDEX.md).
+  std::string index_cache = IndexCacheOptions::defaultDirectory();
+  for (CLI::App* command : {lookup, symbolize, stackwalk})
+    command->add_option("--index-cache", index_cache,
+                        "where symbol files' indexes are kept for later runs ('none': not kept; "
+                        "default: $XDG_CACHE_HOME/symtool/index)");
+
   std::string stats_file;
   CLI::App* stats = app.add_subcommand(
       "stats", "records by kind, how much of the code is covered, the largest functions");
@@ -152,6 +167,42 @@ int main(int argc, char** argv) {
 
   if (auto status = parseCommandLine(app, argc, argv))
     return *status;
+  IndexCacheOptions index_options;
+  index_options.directory = index_cache == "none" ? std::string() : index_cache;
+
+  if (*index) {
+    std::vector<std::string> sym_files;
+    bool failed = false;
+    for (const std::string& path : index_paths) {
+      current_input = &path;
+      if (!llvm::sys::fs::is_directory(path)) {
+        sym_files.push_back(path);
+        continue;
+      }
+      auto listing = listStore(path);
+      if (!listing) {
+        std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(listing.takeError()).c_str());
+        failed = true;
+        continue;
+      }
+      for (const StoredSymbolFile& file : listing->files)
+        sym_files.push_back(file.path);
+    }
+    size_t written = 0, current = 0;
+    for (const std::string& path : sym_files) {
+      current_input = &path;
+      auto wrote = updateIndexBeside(path);
+      if (!wrote) {
+        std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(wrote.takeError()).c_str());
+        failed = true;
+        continue;
+      }
+      ++(*wrote ? written : current);
+    }
+    if (!quiet)
+      std::fprintf(stderr, "symtool: %zu indexes written, %zu up to date\n", written, current);
+    return failed ? kExitError : 0;
+  }
 
   if (*lookup) {
     query.servers = makeSymbolServers(lookup_servers);
@@ -167,13 +218,13 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     current_input = &query.path;
+    query.index = index_options;
     auto loaded = loadSymbols(query);
     if (!loaded) {
       std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(loaded.takeError()).c_str());
       return kExitError;
     }
-    std::string module = loaded->parsed.module.name;
-    AddressLookup index(std::move(loaded->parsed.module));
+    const std::string& module = loaded->lookup.heading().name;
     bool bad = false;
     for (const std::string& text : addresses) {
       auto address = parseAddress(text);
@@ -182,7 +233,7 @@ int main(int argc, char** argv) {
         bad = true;
         continue;
       }
-      printLookup(module, *address, index.lookup(*address), json);
+      printLookup(module, *address, loaded->lookup.lookup(*address), json);
     }
     return bad ? kExitError : 0;
   }
@@ -213,7 +264,7 @@ int main(int argc, char** argv) {
                            "--help for usage.\n");
       return kExitUsage;
     }
-    StoreFrameResolver resolver(store, ids, servers);
+    StoreFrameResolver resolver(store, ids, servers, index_options);
     if (verbose)
       resolver.onPrelinkCorrection(printPrelinkCorrection);
     CrashSymbolizer symbolizer(resolver);
@@ -272,6 +323,7 @@ int main(int argc, char** argv) {
     bool breakpad = format == "breakpad" || format == "breakpad-machine";
     WalkOptions options;
     options.breakpad_rules = breakpad || breakpad_walk;
+    options.index = index_options;
     ProcessWalk walk =
         walkProcess(std::move(*snapshot), stores, options, makeSymbolServers(stackwalk_servers));
     if (format != "json" && format != "rust-minidump") {
@@ -301,12 +353,12 @@ int main(int argc, char** argv) {
 
   auto load = [&](const std::string& path) -> std::optional<Module> {
     current_input = &path;
-    auto loaded = loadSymbols({path, "", "", nullptr});
-    if (!loaded) {
-      std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(loaded.takeError()).c_str());
+    auto parsed = parseSymbolFile(path);
+    if (!parsed) {
+      std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(parsed.takeError()).c_str());
       return std::nullopt;
     }
-    return std::move(loaded->parsed.module);
+    return std::move(parsed->module);
   };
   if (*stats) {
     auto module = load(stats_file);

@@ -24,6 +24,7 @@ Target targetNamed(const std::string& name) {
       {"microdump", microdump},
       {"windows_symbols", windowsSymbols},
       {"omap", omap},
+      {"symbol_index", symbolIndex},
   };
   auto found = targets.find(name);
   return found == targets.end() ? nullptr : found->second;

@@ -37,6 +37,7 @@ int minidump(const uint8_t* data, size_t size);       // minidumps and the stack
 int microdump(const uint8_t* data, size_t size);      // microdumps in a log and the stack walk
 int windowsSymbols(const uint8_t* data, size_t size); // cabinets, file.ptr, _NT_SYMBOL_PATH
 int omap(const uint8_t* data, size_t size);           // OMAP tables and a module mapped by them
+int symbolIndex(const uint8_t* data, size_t size);    // a symbol file's binary index and lookups
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);

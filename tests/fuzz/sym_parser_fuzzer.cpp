@@ -1,5 +1,5 @@
 // The .sym parser: any text becomes a Module and a list of problems; the
-// Module is then looked up at a few addresses and written back out.
+// Module is then indexed, looked up at a few addresses and written back out.
 #include "lookup/address_lookup.h"
 #include "symbol_writer/text_reader.h"
 #include "symbol_writer/text_writer.h"
@@ -14,14 +14,19 @@ int symParser(const uint8_t* data, size_t size) {
   ParsedSymbolFile parsed = readSymbolFile(text);
   std::ostringstream out;
   writeSymbolFile(parsed.module, WriteOptions{}, out);
-  AddressLookup lookup(std::move(parsed.module));
-  for (uint64_t address : {uint64_t(0), uint64_t(0x1000), uint64_t(0x1234), UINT64_MAX})
+  AddressLookup lookup = AddressLookup::fromText(text);
+  for (uint64_t address : {uint64_t(0), uint64_t(0x1000), uint64_t(0x1234), UINT64_MAX}) {
     (void)lookup.lookup(address);
-  for (const Function& function : lookup.module().functions)
+    (void)lookup.cfiAt(address);
+    (void)lookup.stackWinAt(address, 4);
+  }
+  for (const Function& function : parsed.module.functions) {
+    (void)lookup.addressOf(function.name);
     for (const AddressRange& range : function.ranges) {
       (void)lookup.lookup(range.start);
       (void)lookup.lookup(range.end - 1);
     }
+  }
   return 0;
 }
 
