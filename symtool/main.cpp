@@ -94,6 +94,10 @@ int main(int argc, char** argv) {
   lookup->add_option("--module", query.module, "the module's name (for a store)");
   lookup->add_option("--id", query.id, "the module's debug id (when a store has several)");
   lookup->add_flag("--json", json, "one JSON object per address");
+  bool lookup_verbose = false;
+  lookup->add_flag("-v,--verbose", lookup_verbose,
+                   "on stderr: the symbol file read, and where its index came from (beside it, "
+                   "the index cache, or built now) and why");
 
   std::string store, crash_file;
   std::vector<std::string> id_choices;
@@ -224,6 +228,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(loaded.takeError()).c_str());
       return kExitError;
     }
+    if (lookup_verbose)
+      std::fprintf(stderr, "symtool: %s: index %s%s%s\n", loaded->path.c_str(),
+                   loaded->index_source == "built" ? "built from the symbol file"
+                   : loaded->index_source == "cache" ? "from the index cache"
+                                                     : "from beside the symbol file",
+                   loaded->note.empty() ? "" : ": ", loaded->note.c_str());
     const std::string& module = loaded->lookup.heading().name;
     bool bad = false;
     for (const std::string& text : addresses) {

@@ -5,7 +5,10 @@ frames (innermost first: function, file, line) symtool reads from the
 symbol store equal the oracle's; where only a PUBLIC covers an address
 (binaries without debug info), its name is the symbol table's. Also: a
 store with several builds of a module asks for --id, bad addresses and
-missing files are errors."""
+missing files are errors. And the index every lookup reads: built on the
+first lookup, mapped from the cache on the next, written beside each file
+by `symtool index`, rebuilt when damaged or stale, the answers the same
+every way (with --index-cache none too)."""
 import json
 import os
 import shutil
@@ -17,15 +20,57 @@ import symfile
 from common import Report, arguments, fixtures, require_shared
 
 
-def lookup(args, store, module, addresses, *extra):
-    p = subprocess.run([args.symtool, "lookup", "--json", store, "--module", module, *extra,
+def lookup(args, store, module, addresses, *extra, source=None):
+    """The answers; with `source`, the index must have come from there
+    ("built", "from the index cache", "from beside")."""
+    p = subprocess.run([args.symtool, "lookup", "--json", "-v", store, "--module", module, *extra,
                         *[hex(a) for a in addresses]], capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         raise SystemExit(f"symtool lookup {module}: exit {p.returncode}: {p.stderr.strip()}")
+    if source and source not in p.stderr:
+        raise SystemExit(f"symtool lookup {module}: the index was not {source}: {p.stderr.strip()}")
     return [json.loads(line) for line in p.stdout.splitlines()]
 
 
-def check_binary(args, report, binary, store, label):
+def index_check(args, report, store, cache, module, probes, expected):
+    """The same answers from a cached index, without a cache, from an index
+    beside the file, and from a damaged or stale one (rebuilt)."""
+    ways = {"cached": lookup(args, store, module, probes, "--index-cache", cache,
+                             source="from the index cache"),
+            "no cache": lookup(args, store, module, probes, "--index-cache", "none", source="built")}
+    ids = os.listdir(os.path.join(store, module))
+    sym = os.path.join(store, module, ids[0], [n for n in os.listdir(os.path.join(store, module, ids[0]))
+                                               if n.endswith(".sym")][0])
+    p = subprocess.run([args.symtool, "index", sym], capture_output=True, text=True)
+    if p.returncode != 0 or "1 indexes written" not in p.stderr or not os.path.exists(sym + ".idx"):
+        report.fail(f"symtool index {sym}: exit {p.returncode}, {p.stderr.strip()!r}")
+        return
+    ways["beside"] = lookup(args, store, module, probes, "--index-cache", "none", source="from beside")
+    # A byte of the index's tables flipped (past its header): the damage is
+    # found when the lookup reads that block, and the answers stand.
+    with open(sym + ".idx", "r+b") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        for offset in range(200, size - 64, 4096):
+            fh.seek(offset)
+            byte = fh.read(1)
+            fh.seek(offset)
+            fh.write(bytes([byte[0] ^ 0x5a]))
+    ways["damaged"] = lookup(args, store, module, probes, "--index-cache", cache)
+    os.unlink(sym + ".idx")
+    # The .sym changed (an INFO record more): the cached index is stale.
+    with open(sym, "a") as fh:
+        fh.write("INFO BENCH appended\n")
+    p = subprocess.run([args.symtool, "lookup", "-v", store, "--module", module, "--index-cache", cache,
+                        "0"], capture_output=True, text=True)
+    if "stale" not in p.stderr or "built" not in p.stderr:
+        report.fail(f"{module}: a changed .sym did not make its index stale: {p.stderr.strip()!r}")
+    for way, answers in ways.items():
+        if answers != expected:
+            diff = next((f"{a} != {b}" for a, b in zip(answers, expected) if a != b), "lengths")
+            report.fail(f"{module}: answers from the index {way} differ: {diff}")
+
+
+def check_binary(args, report, binary, store, label, cache):
     p = subprocess.run([args.dump_syms, "-d", "--store", store, binary], capture_output=True, text=True)
     if p.returncode != 0:
         report.fail(f"{label}: dump_syms: {p.stderr.strip()}")
@@ -39,7 +84,8 @@ def check_binary(args, report, binary, store, label):
     base = oracles.load_address(binary)
     oracle = oracles.symbolize(binary, [p + base for p in probes], inlining=True)
     aliases = oracles.symbol_aliases(binary)
-    answers = lookup(args, store, module, probes)
+    answers = lookup(args, store, module, probes, "--index-cache", cache, source="built")
+    index_check(args, report, store, cache, module, probes, answers)
     checked = deep = 0
     for rva, answer in zip(probes, answers):
         if int(answer["address"], 16) != rva or answer["module"] != module:
@@ -79,7 +125,7 @@ def main():
         binaries += [(os.path.join(corpus, n), n) for n in
                      ("cxxprog.gcc12.g-O2", "cxxprog.clang19.g-O2", "crashchain.gcc12.g-O2", "cprog.clang19.g-O2")]
         for binary, label in binaries:
-            checked, deep = check_binary(args, report, binary, store, label)
+            checked, deep = check_binary(args, report, binary, store, label, os.path.join(tmp, "cache"))
             if checked == 0:
                 report.fail(f"{label}: nothing checked")
             total += checked
@@ -126,6 +172,17 @@ def main():
             p = subprocess.run([args.symtool, *bad], capture_output=True, text=True)
             if p.returncode != 1 or len(p.stderr.strip().splitlines()) != 1:
                 report.fail(f"symtool {' '.join(bad[1:])}: exit {p.returncode}, {p.stderr.strip()!r}")
+
+        # A whole store indexed: every file once, then all up to date.
+        p = subprocess.run([args.symtool, "index", store], capture_output=True, text=True)
+        files = [os.path.join(d, n) for d, _, names in os.walk(store) for n in names if n.endswith(".sym")]
+        missing = [f for f in files if not os.path.exists(f + ".idx")]
+        if p.returncode != 0 or missing:
+            report.fail(f"symtool index STORE: exit {p.returncode}, {p.stderr.strip()!r}, no index for {missing}")
+        p = subprocess.run([args.symtool, "index", store], capture_output=True, text=True)
+        if p.stderr.strip() != f"symtool: 0 indexes written, {len(files)} up to date":
+            report.fail(f"symtool index STORE again: {p.stderr.strip()!r}")
+        report.note(f"{len(files)} indexes written beside the store's files, then all up to date")
     finally:
         shutil.rmtree(tmp)
     report.finish()

@@ -308,6 +308,19 @@ def main():
         if open(sym_path).read() != mapped or "FILE 0 /src/" not in mapped:
             report.fail("--map-prefix: the store file differs from dump_syms --map-prefix")
 
+        # --index: each symbol file's lookup index beside it, which
+        # listings and uploads pass over.
+        indexed_store = os.path.join(root, "indexed-store")
+        p = symstore(args, "add", indexed_store, os.path.join(small, "unwinds"), "--index", "-q")
+        indexed = [os.path.join(d, n) for d, _, names in os.walk(indexed_store) for n in names]
+        syms = [f for f in indexed if f.endswith(".sym")]
+        if p.returncode != 0 or sorted(indexed) != sorted(syms + [f + ".idx" for f in syms]) or \
+                any(open(f + ".idx", "rb").read(8) != b"BPSYMIDX" for f in syms):
+            report.fail(f"--index: exit {p.returncode}, store holds {indexed}")
+        p = symstore(args, "upload", indexed_store, "--to", "http://127.0.0.1:9/store", "--dry-run")
+        if p.returncode != 0 or ".idx" in p.stdout or len(p.stdout.strip().splitlines()) != len(syms):
+            report.fail(f"upload --dry-run of an indexed store: exit {p.returncode}, {p.stdout!r}")
+
         # Usage errors exit 2.
         for bad in (["add", store], ["add", store, rel, "--shard", "3/3"], ["add", store, rel, "--names", "gnu"],
                     ["add", store, rel, "--map-prefix", "nothing"], ["frobnicate"]):
