@@ -1,8 +1,8 @@
 // dump_syms: writes the Breakpad symbol file of an ELF binary.
-#include "dump_syms/dump_module.h"
-#include "dump_syms/options.h"
+#include "dump_flow/dump_module.h"
+#include "dump_flow/options.h"
 #include "dump_syms/progress.h"
-#include "dump_syms/shared_options.h"
+#include "command_line/shared_options.h"
 #include "store/atomic_file.h"
 #include "store/layout.h"
 #include "symbol_writer/text_writer.h"
@@ -102,7 +102,10 @@ int main(int argc, char** argv) {
   current_input = &options.binary;
   Diagnostics diagnostics;
   Progress progress(!options.quiet && isatty(STDERR_FILENO));
-  auto module = dumpModule(options, diagnostics, progress);
+  auto module = dumpModule(options, diagnostics,
+                           [&](const std::string& stage, size_t done, size_t total) {
+                             progress.update(stage, done, total);
+                           });
   progress.finish();
   if (!module) {
     printDiagnostics(diagnostics, options);

@@ -1,7 +1,7 @@
 // symstore add: a whole release into a symbol store.
 #pragma once
 
-#include "dump_syms/options.h"
+#include "dump_flow/options.h"
 #include "symstore/release_plan.h"
 
 #include <string>

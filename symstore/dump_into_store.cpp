@@ -1,6 +1,6 @@
 #include "symstore/dump_into_store.h"
 
-#include "dump_syms/dump_module.h"
+#include "dump_flow/dump_module.h"
 #include "store/atomic_file.h"
 #include "store/code_id_index.h"
 #include "store/layout.h"
@@ -15,9 +15,8 @@ ManifestEntry dumpIntoStore(const Options& options) {
   ManifestEntry entry;
   entry.path = options.binary;
   Diagnostics diagnostics;
-  Progress quiet(false);
   DumpFacts facts;
-  auto module = dumpModule(options, diagnostics, quiet, &facts);
+  auto module = dumpModule(options, diagnostics, nullptr, &facts);
   entry.warnings = diagnostics.warnings();
   if (!module) {
     entry.error = llvm::toString(module.takeError());

@@ -3,7 +3,7 @@
 // that crashes or exhausts a dump costs only its own entry.
 #pragma once
 
-#include "dump_syms/options.h"
+#include "dump_flow/options.h"
 #include "store/manifest.h"
 
 namespace dumpsyms {

@@ -1,8 +1,8 @@
 // symstore: symbol stores for whole releases. `add` dumps every binary of a
 // release into a store, `upload` sends a store to a symbol server, and
 // `dump-one` (internal) is the child process that dumps one binary for `add`.
-#include "dump_syms/options.h"
-#include "dump_syms/shared_options.h"
+#include "dump_flow/options.h"
+#include "command_line/shared_options.h"
 #include "symstore/add_command.h"
 #include "symstore/dump_into_store.h"
 #include "symstore/memory_limit.h"

@@ -1,6 +1,6 @@
 #include "symstore/release_plan.h"
 
-#include "dump_syms/dump_module.h"
+#include "dump_flow/elf_flow.h"
 #include "locate/debug_file_locator.h"
 #include "locate/debug_links.h"
 #include "object/identifiers.h"

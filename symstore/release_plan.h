@@ -4,7 +4,7 @@
 // which belong to another shard. Reads ELF headers only; dumps nothing.
 #pragma once
 
-#include "dump_syms/options.h"
+#include "dump_flow/options.h"
 #include "store/manifest.h"
 #include "symstore/release_scan.h"
 

@@ -1,6 +1,6 @@
 #include "symstore/windows_files.h"
 
-#include "dump_syms/dump_windows.h"
+#include "dump_flow/windows_flow.h"
 #include "pdb/pdb_file.h"
 #include "pe/pe_image.h"
 

@@ -3,7 +3,7 @@
 // format's grammar and the rules the processor depends on; `stats` counts;
 // `diff` compares two builds; `stackwalk` unwinds a core file's threads.
 #include "crash_text/frame_line.h"
-#include "dump_syms/shared_options.h"
+#include "command_line/shared_options.h"
 #include "limits/bounded_json.h"
 #include "limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"

@@ -3,7 +3,7 @@
 // in $TMPDIR when it is set (run_fuzzer.py points it into the build tree,
 // where the file of a process that died stays to be looked at), else in
 // memory (/dev/shm when there is one).
-#include "dump_syms/dump_module.h"
+#include "dump_flow/dump_module.h"
 #include "tests/fuzz/fuzz_targets.h"
 #include "tests/support/whole_dump_options.h"
 
@@ -44,8 +44,7 @@ int dumpBytes(const uint8_t* data, size_t size) {
   }
   Options options = test_support::wholeDumpOptions(scratchPath());
   Diagnostics diagnostics;
-  Progress progress(false);
-  auto module = dumpModule(options, diagnostics, progress);
+  auto module = dumpModule(options, diagnostics);
   if (!module) {
     llvm::consumeError(module.takeError());
     return 0;

@@ -6,9 +6,9 @@
 // A PDB appended to the PE (from the MSF signature on) is
 // paired with it: the ownership check, then the whole dump of the two, as
 // dump_syms makes it of a PE whose PDB it found.
-#include "dump_syms/dump_module.h"
-#include "dump_syms/dump_pe_only.h"
-#include "dump_syms/dump_windows.h"
+#include "dump_flow/dump_module.h"
+#include "dump_flow/pe_only_flow.h"
+#include "dump_flow/windows_flow.h"
 #include "locate/pdb_locator.h"
 #include "pdb/pdb_file.h"
 #include "pe/pe_image.h"

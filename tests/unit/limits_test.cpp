@@ -5,7 +5,7 @@
 // must end in one clear message naming the file and the limit, without a
 // crash and without allocating what the input claims.
 #include "core/core_file.h"
-#include "dump_syms/dump_module.h"
+#include "dump_flow/dump_module.h"
 #include "limits/bounded_json.h"
 #include "limits/input_limits.h"
 #include "symbol_writer/text_reader.h"
@@ -104,10 +104,9 @@ DumpResult dump(std::vector<ElfSection> dwarf) {
   }
   Options options = test_support::wholeDumpOptions(std::string(path));
   Diagnostics diagnostics;
-  Progress progress(false);
   DumpResult result;
   result.path = std::string(path);
-  auto module = dumpModule(options, diagnostics, progress);
+  auto module = dumpModule(options, diagnostics);
   if (module)
     result.module = std::move(*module);
   else

@@ -5,7 +5,7 @@
 // units from .dwo/.dwp files (found while reading, through the locator).
 #pragma once
 
-#include "dump_syms/options.h"
+#include "dump_flow/options.h"
 #include "locate/debug_file_locator.h"
 #include "object/elf_image.h"
 #include "symbol_writer/diagnostics.h"

@@ -4,7 +4,7 @@
 // the x64 STACK CFI from the PE.
 #pragma once
 
-#include "dump_syms/dump_module.h"
+#include "dump_flow/dump_module.h"
 
 #include <llvm/ADT/StringRef.h>
 

@@ -6,7 +6,7 @@
 // module and name its exported entry points, with no FUNC or line records.
 #pragma once
 
-#include "dump_syms/dump_module.h"
+#include "dump_flow/dump_module.h"
 
 namespace dumpsyms {
 

@@ -1,9 +1,7 @@
-#include "dump_syms/dump_module.h"
+#include "dump_flow/elf_flow.h"
 
-#include "cfi/linux_gate.h"
 #include "cfi/unwind_info_reader.h"
-#include "dump_syms/dump_windows.h"
-#include "dump_syms/input_files.h"
+#include "dump_flow/elf_inputs.h"
 #include "dwarf/debug_info_reader.h"
 #include "object/cpu_name.h"
 #include "object/elf_image.h"
@@ -55,23 +53,8 @@ Expected<Module> moduleIdentity(const ElfImage& binary, const Options& options) 
   return header;
 }
 
-WriteOptions writeOptions(const Options& options) {
-  WriteOptions write;
-  write.header_only = options.header_only;
-  write.absolute_addresses = options.absolute_addresses;
-  write.include_cfi = !options.no_cfi;
-  write.threads = options.jobs;
-  return write;
-}
-
-Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Progress& progress,
-                            DumpFacts* facts) {
-  if (!options.linux_gate.empty())
-    return linuxGateTemplate(options.linux_gate == "intel" ? LinuxGateVendor::Intel
-                                                           : LinuxGateVendor::Amd);
-  // PDB and PE input: a flow of its own, into the same model.
-  if (!options.vdso && isWindowsInput(options.binary))
-    return dumpWindowsModule(options, diagnostics, facts);
+Expected<Module> dumpElfModule(const Options& options, Diagnostics& diagnostics,
+                               const DumpProgress& progress, DumpFacts* facts) {
   DebugFileLocator locator(options.binary, searchPaths(options));
   auto files = openInputFiles(options, locator, diagnostics);
   if (!files)
@@ -126,9 +109,10 @@ Expected<Module> dumpModule(const Options& options, Diagnostics& diagnostics, Pr
   dwarf_options.threads = options.jobs;
   dwarf_options.dwp_path = files->dwp_path;
   dwarf_options.supplementary_path = files->supplementary_path;
-  dwarf_options.progress = [&](size_t done, size_t total) {
-    progress.update("compile units", done, total);
-  };
+  if (progress)
+    dwarf_options.progress = [&](size_t done, size_t total) {
+      progress("compile units", done, total);
+    };
   if (debug_image.hasDebugInfo())
     readDebugInfo(debug_image, dwarf_options, builder, diagnostics, std::move(dwarf_started));
 

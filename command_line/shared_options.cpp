@@ -1,4 +1,4 @@
-#include "dump_syms/shared_options.h"
+#include "command_line/shared_options.h"
 
 #include <cstdio>
 #include <cstring>

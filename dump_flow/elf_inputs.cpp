@@ -1,4 +1,4 @@
-#include "dump_syms/input_files.h"
+#include "dump_flow/elf_inputs.h"
 
 #include "object/identifiers.h"
 #include "object/mini_debug_info.h"

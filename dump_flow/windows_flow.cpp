@@ -1,7 +1,7 @@
-#include "dump_syms/dump_windows.h"
+#include "dump_flow/windows_flow.h"
 
 #include "cfi/x64_unwind_reader.h"
-#include "dump_syms/dump_pe_only.h"
+#include "dump_flow/pe_only_flow.h"
 #include "locate/pdb_locator.h"
 #include "object/elf_image.h"
 #include "pdb/breakpad_pdb_names.h"

@@ -4,7 +4,7 @@
 // one-line error and exit status 1 instead of a crash.
 #pragma once
 
-#include "dump_syms/options.h"
+#include "dump_flow/options.h"
 
 #include <CLI/CLI.hpp>
 #include <optional>
