@@ -2,6 +2,7 @@
 
 #include "cfi/linux_gate.h"
 #include "dump_flow/elf_flow.h"
+#include "dump_flow/macho_flow.h"
 #include "dump_flow/windows_flow.h"
 
 namespace dumpsyms {
@@ -14,6 +15,8 @@ llvm::Expected<Module> dumpModule(const Options& options, Diagnostics& diagnosti
   // PDB and PE input: a flow of its own, into the same model.
   if (!options.vdso && isWindowsInput(options.binary))
     return dumpWindowsModule(options, diagnostics, facts);
+  if (!options.vdso && isMachOInput(options.binary))
+    return dumpMachOModule(options, diagnostics, progress, facts);
   return dumpElfModule(options, diagnostics, progress, facts);
 }
 

@@ -2,6 +2,7 @@
 
 #include "cfi/unwind_info_reader.h"
 #include "dump_flow/elf_inputs.h"
+#include "dump_flow/finish_dump.h"
 #include "dwarf/debug_info_reader.h"
 #include "object/cpu_name.h"
 #include "object/elf_image.h"
@@ -26,7 +27,7 @@ Expected<Module> moduleIdentity(const ElfImage& binary, const Options& options) 
     return fileError(binary.path(), "unsupported ELF machine type " + Twine(binary.machine()) +
                                         ": Breakpad has no CPU name for it");
   header.cpu = *cpu;
-  header.os = options.os;
+  header.os = options.os.empty() ? "Linux" : options.os;
   std::vector<uint8_t> identifier = moduleIdentifier(binary);
   if (identifier.empty() && !options.debug_id_override)
     return fileError(binary.path(),
@@ -121,51 +122,10 @@ Expected<Module> dumpElfModule(const Options& options, Diagnostics& diagnostics,
 
   // After the walk, not beside it: the unwind tables' frames, held until
   // the walk ends, would add to its peak (docs/PERFORMANCE.md).
-  CfiStats cfi_stats;
   if (!options.no_cfi)
-    for (UnwindFrame& unwind : readUnwindInfo({&binary, &debug_image}, cfi_stats, diagnostics))
-      builder.addCfiFrame(std::move(unwind.frame), unwind.source);
-  if (cfi_stats.rules_untranslated) {
-    diagnostics.warn(binary.path() + ": " + std::to_string(cfi_stats.rules_untranslated) +
-                     " CFI rules could not be said in postfix and were written as .undef");
-    for (const auto& [reason, count] : cfi_stats.reasons)
-      diagnostics.note("  " + std::to_string(count) + " x " + reason);
-  }
-
-  BuildOptions build_options;
-  build_options.mark_multiple = options.mark_multiple;
-  build_options.keep_inlines = options.inlines;
-  build_options.threads = options.jobs;
-  BuildStats stats;
-  Module module = std::move(builder).finish(build_options, stats);
-  std::vector<PathPrefixMapping> prefix_map;
-  for (const std::string& mapping : options.path_prefix_map)
-    if (auto parsed = parsePathPrefixMapping(mapping))
-      prefix_map.push_back(*parsed);
-  applyPathPrefixMap(module, prefix_map);
-  if (options.check_cfi && module.cfi_frames.empty())
-    return fileError(options.binary, "no STACK CFI records (--check-cfi): the module has no "
-                                     "usable .eh_frame, .debug_frame or .ARM.exidx unwind tables");
-  if (stats.functions_from_symbols)
-    diagnostics.note(
-        std::to_string(stats.functions_from_symbols) +
-        " FUNC records named from the symbol table (line rows without a DWARF function)");
-  auto note = [&](uint64_t count, const char* what) {
-    if (count)
-      diagnostics.note(std::to_string(count) + " " + what);
-  };
-  note(stats.functions_outside_segments,
-       "functions dropped: their code lies outside every loaded segment (discarded by the linker)");
-  note(stats.functions_merged,
-       "functions share their entry address with another (identical code folded)");
-  note(stats.function_ranges_trimmed,
-       "function ranges trimmed where they overlapped another function");
-  note(stats.cfi_frames_overlapping,
-       "CFI frames left out where another source already covered the code (.eh_frame preferred)");
-  if (stats.lines_dropped)
-    diagnostics.note(std::to_string(stats.lines_dropped) +
-                     " line rows dropped (overlapping, or outside every function and symbol)");
-  return module;
+    addUnwindTables(builder, {&binary, &debug_image}, binary.path(), diagnostics);
+  return finishDump(std::move(builder), options, diagnostics,
+                    "no usable .eh_frame, .debug_frame or .ARM.exidx unwind tables");
 }
 
 } // namespace dumpsyms

@@ -24,9 +24,10 @@ struct Options {
   bool quiet = false;                           // --quiet
   std::optional<std::string> debug_id_override; // -b
   std::optional<std::string> name_override;     // -n
-  std::string os = "Linux";                     // -o
+  std::string os; // -o; "": the format's ("Linux" for ELF, "mac" for Mach-O)
   unsigned jobs = 0;                            // -j, 0 = one per core
 
+  std::string arch;       // --arch: the slice of a universal Mach-O file
   std::string debug_file; // --debug-file
   bool pe_only = false;   // --pe-only: a PE dumped without its PDB
   // --symbol-server SPEC...: Windows symbol servers and stores PDBs and PEs

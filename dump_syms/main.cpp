@@ -30,7 +30,12 @@ void defineOptions(CLI::App& app, Options& o) {
                "mark FUNC and PUBLIC records whose code other symbols share (m)");
   app.add_option("-b", o.debug_id_override, "use this debug identifier in the MODULE record");
   app.add_option("-n", o.name_override, "module name to use when the binary has no DT_SONAME");
-  app.add_option("-o", o.os, "operating system for the MODULE record")->capture_default_str();
+  app.add_option("-o", o.os,
+                 "operating system for the MODULE record (default: Linux for ELF, mac for "
+                 "Mach-O, windows for PDB/PE)");
+  app.add_option("--arch", o.arch,
+                 "of a universal (fat) Mach-O file, the slice to dump: x86_64, arm64, arm64e, "
+                 "i386 (x86), ...");
   auto* output =
       app.add_option("--output", o.output, "write the symbol file here instead of stdout");
   app.add_option("--store", o.store,

@@ -36,7 +36,7 @@ struct CodeSymbol {
 };
 
 // Where a CFI frame came from; on overlap the lower value wins.
-enum class CfiSource { EhFrame = 0, DebugFrame = 1, ArmExidx = 2 };
+enum class CfiSource { EhFrame = 0, DebugFrame = 1, ArmExidx = 2, CompactUnwind = 3 };
 
 struct BuildOptions {
   bool mark_multiple = false; // -m: set the `m` flag on FUNC/PUBLIC sharing an address

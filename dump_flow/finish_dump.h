@@ -1,0 +1,28 @@
+// The last steps every dump flow of DWARF-bearing input shares: the unwind
+// tables handed to the builder, the module finished (functions, lines,
+// publics and CFI made consistent), --map-prefix applied, --check-cfi
+// enforced, and what finishing dropped or repaired noted for -v.
+#pragma once
+
+#include "dump_flow/options.h"
+#include "object/elf_image.h"
+#include "symbol_writer/diagnostics.h"
+#include "symbol_writer/module_builder.h"
+
+#include <llvm/Support/Error.h>
+#include <string>
+#include <vector>
+
+namespace dumpsyms {
+
+// .eh_frame, .debug_frame (and .ARM.exidx) of `images`, in order of
+// preference, into the builder; untranslatable rules counted in a warning
+// about `name`.
+void addUnwindTables(ModuleBuilder& builder, const std::vector<const ElfImage*>& images,
+                     const std::string& name, Diagnostics& diagnostics);
+
+// `no_cfi_sources`: what --check-cfi's error says the module lacks.
+llvm::Expected<Module> finishDump(ModuleBuilder builder, const Options& options,
+                                  Diagnostics& diagnostics, const std::string& no_cfi_sources);
+
+} // namespace dumpsyms
