@@ -73,6 +73,7 @@ Value toJson(const ManifestEntry& entry) {
   out["status"] = statusName(entry.status);
   putIfSet(out, "module", entry.module);
   putIfSet(out, "cpu", entry.cpu);
+  putIfSet(out, "arch", entry.arch);
   putIfSet(out, "debug_id", entry.debug_id);
   putIfSet(out, "code_id", entry.code_id);
   if (!entry.debug_info_from.empty()) {
@@ -112,6 +113,7 @@ llvm::Expected<ManifestEntry> entryFromJson(const Value& value) {
   entry.status = *status;
   entry.module = getString(*object, "module");
   entry.cpu = getString(*object, "cpu");
+  entry.arch = getString(*object, "arch");
   entry.debug_id = getString(*object, "debug_id");
   entry.code_id = getString(*object, "code_id");
   if (const Object* debug = object->getObject("debug_info")) {

@@ -31,6 +31,7 @@ struct ManifestEntry {
   EntryStatus status = EntryStatus::Failed;
   std::string module; // MODULE name (the store's <debug file>)
   std::string cpu;
+  std::string arch; // of a universal Mach-O file: the slice this entry is
   std::string debug_id;
   std::string code_id;
   std::string debug_info_from; // "binary", "debug-file", "pe-only" or "none"

@@ -63,6 +63,7 @@ ManifestEntry outcome(const ChildResult& child, const ManifestEntry& planned) {
   }
   reported->path = planned.path;
   reported->key = planned.key;
+  reported->arch = planned.arch;
   if (reported->debug_file_how.empty() || reported->debug_file_how == "--debug-file")
     reported->debug_file_how = planned.debug_file_how;
   return std::move(*reported);
@@ -98,6 +99,10 @@ std::vector<std::string> dumpOneArguments(const std::string& self, const std::st
   if (!debug_file.empty()) {
     args.push_back("--debug-file");
     args.push_back(debug_file);
+  }
+  if (!dump.arch.empty()) {
+    args.push_back("--arch");
+    args.push_back(dump.arch);
   }
   args.push_back("--");
   args.push_back(binary);
@@ -165,7 +170,9 @@ int runAdd(const AddOptions& options) {
     uint64_t size = 0;
     llvm::sys::fs::file_size(entry.path, size);
     progress.started(entry.path);
-    ChildResult child = runChild(dumpOneArguments(self, options.store, options.dump, entry.path,
+    Options dump_options = options.dump;
+    dump_options.arch = dump.arch;
+    ChildResult child = runChild(dumpOneArguments(self, options.store, dump_options, entry.path,
                                                   dump.debug_file, job_threads));
     ManifestEntry done = outcome(child, entry);
     std::lock_guard lock(report_mutex);

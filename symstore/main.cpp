@@ -108,6 +108,7 @@ int main(int argc, char** argv) {
   dump_one->add_option("DEBUG_DIR", one.debug_dirs);
   dump_one->add_option("-j,--jobs", one.jobs);
   dump_one->add_option("--debug-file", one.debug_file);
+  dump_one->add_option("--arch", one.arch);
   dump_one->add_flag("--index", one.write_index);
   addDumpShapeOptions(*dump_one, one);
 

@@ -5,6 +5,7 @@
 #include "locate/debug_links.h"
 #include "object/identifiers.h"
 #include "store/layout.h"
+#include "symstore/macho_files.h"
 #include "symstore/windows_files.h"
 
 #include <algorithm>
@@ -81,6 +82,15 @@ struct Examined {
   // A PE with a CodeView record, or a PDB (then `image` is null).
   std::optional<WindowsFile> windows;
   std::string windows_pdb; // for a PE: the release's PDB with its id
+  // One slice of a Mach-O file (a universal file is one Examined a slice).
+  std::optional<MachOSliceFile> macho;
+  std::string macho_dsym;          // for a binary: the release's dSYM with its UUID
+  uint64_t macho_dsym_bytes = 0;   // that dSYM's DWARF
+
+  // The candidate's key: a universal file's slices are told apart by arch.
+  std::string key() const {
+    return macho && macho->universal ? file->key + "#" + macho->arch : file->key;
+  }
 };
 
 } // namespace
@@ -107,6 +117,21 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     } else if (auto elf = isElfOtherThanCore(file.path); !elf) {
       e.error = llvm::toString(elf.takeError());
     } else if (!*elf) {
+      if (auto macho = examineMachOFile(file.path)) {
+        if (!*macho) {
+          e.error = llvm::toString(macho->takeError());
+        } else {
+          for (MachOSliceFile& slice : **macho) {
+            Examined one;
+            one.file = &file;
+            one.macho = std::move(slice);
+            examined.push_back(std::move(one));
+          }
+          continue;
+        }
+        examined.push_back(std::move(e));
+        continue;
+      }
       auto windows = examineWindowsFile(file.path);
       if (!windows) {
         ++plan.non_elf;
@@ -159,6 +184,27 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
       ++plan.debug_files;
     }
 
+  // dSYMs serve the binary slice with their UUID, wherever they are in the
+  // release; one no binary claims is a module of its own.
+  std::map<std::string, std::pair<std::string, uint64_t>> dsym_by_id;
+  for (Examined& e : examined)
+    if (e.macho && e.macho->is_dsym)
+      dsym_by_id.emplace(e.macho->identity.debug_id,
+                         std::make_pair(e.file->path, e.macho->dwarf_bytes));
+  std::set<std::string> claimed_dsyms;
+  for (Examined& e : examined)
+    if (e.macho && !e.macho->is_dsym)
+      if (auto dsym = dsym_by_id.find(e.macho->identity.debug_id); dsym != dsym_by_id.end()) {
+        e.macho_dsym = dsym->second.first;
+        e.macho_dsym_bytes = dsym->second.second;
+        claimed_dsyms.insert(dsym->first);
+      }
+  for (Examined& e : examined)
+    if (e.macho && e.macho->is_dsym && claimed_dsyms.count(e.macho->identity.debug_id)) {
+      e.debug_file = true;
+      ++plan.debug_files;
+    }
+
   // Separate debug files found in the release, by build-id.
   std::map<std::vector<uint8_t>, std::string> debug_by_build_id;
   for (Examined& e : examined)
@@ -186,6 +232,18 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
       // dump must find its PDB itself.
       e.identity = e.windows->identity;
       int rank = !e.windows_pdb.empty() ? 2 : e.windows->is_pdb ? 1 : 0;
+      rank = rank * 2 + (e.file->symlink ? 0 : 1);
+      auto [it, inserted] =
+          chosen.try_emplace({e.identity.name, e.identity.debug_id}, ModuleChoice{i, rank});
+      if (!inserted && rank > it->second.rank)
+        it->second = {i, rank};
+      continue;
+    }
+    if (e.macho && !e.debug_file) {
+      // A binary with its dSYM at hand first, then one with DWARF of its
+      // own or a lone dSYM, then a binary whose dump must look itself.
+      e.identity = e.macho->identity;
+      int rank = !e.macho_dsym.empty() ? 2 : e.macho->has_dwarf ? 1 : 0;
       rank = rank * 2 + (e.file->symlink ? 0 : 1);
       auto [it, inserted] =
           chosen.try_emplace({e.identity.name, e.identity.debug_id}, ModuleChoice{i, rank});
@@ -232,16 +290,16 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
   // 3. This shard's entries.
   for (size_t i = 0; i < examined.size(); ++i) {
     Examined& e = examined[i];
-    if ((e.image || e.windows) && e.debug_file)
+    if ((e.image || e.windows || e.macho) && e.debug_file)
       continue;
-    if (shardOf(e.file->key, plan_options.shard.count) != plan_options.shard.index) {
+    if (shardOf(e.key(), plan_options.shard.count) != plan_options.shard.index) {
       ++plan.other_shards;
       continue;
     }
     ManifestEntry entry;
     entry.path = e.file->path;
-    entry.key = e.file->key;
-    if (!e.image && !e.windows) {
+    entry.key = e.key();
+    if (!e.image && !e.windows && !e.macho) {
       entry.status = EntryStatus::Failed;
       entry.error = e.error;
       plan.entries.push_back(std::move(entry));
@@ -251,6 +309,8 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     entry.cpu = e.identity.cpu;
     entry.debug_id = e.identity.debug_id;
     entry.code_id = e.identity.code_id;
+    if (e.macho)
+      entry.arch = e.macho->arch;
     entry.sym = symbolFileRelativePath(entry.module, entry.debug_id);
     const ModuleChoice& choice = chosen.at({entry.module, entry.debug_id});
     if (choice.examined != i) {
@@ -267,6 +327,18 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     }
     PlannedDump dump;
     dump.entry = plan.entries.size();
+    if (e.macho) {
+      dump.arch = e.macho->arch;
+      dump.debug_file = e.macho_dsym;
+      if (!dump.debug_file.empty())
+        entry.debug_file_how = "its UUID, in the release";
+      dump.cost = std::max<uint64_t>(
+          dump.debug_file.empty() ? e.macho->dwarf_bytes : e.macho_dsym_bytes, 1);
+      plan.bytes_to_read += e.file->size;
+      plan.dumps.push_back(std::move(dump));
+      plan.entries.push_back(std::move(entry));
+      continue;
+    }
     if (e.windows) {
       // What a PDB dump holds in memory grows with the PDB.
       dump.debug_file = e.windows_pdb;

@@ -26,6 +26,7 @@ struct PlannedDump {
   size_t entry = 0;       // index into ReleasePlan::entries
   uint64_t cost = 0;      // estimated bytes of DWARF the dump reads
   std::string debug_file; // passed as --debug-file ("" : the dump looks itself)
+  std::string arch;       // passed as --arch: a Mach-O slice
 };
 
 struct ReleasePlan {
