@@ -84,7 +84,8 @@ std::vector<CompactUnwindEntry> readCompactUnwindEntries(llvm::StringRef section
     if (kind == kRegularPage) {
       for (uint16_t e = 0; e < entry_count; ++e) {
         Start start;
-        if (!in.u32(first + 8ull * e, start.offset) || !in.u32(first + 8ull * e + 4, start.encoding)) {
+        if (!in.u32(first + 8ull * e, start.offset) ||
+            !in.u32(first + 8ull * e + 4, start.encoding)) {
           ++bad;
           break;
         }

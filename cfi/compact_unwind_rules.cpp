@@ -1,5 +1,6 @@
 #include "cfi/compact_unwind_rules.h"
 
+#include <algorithm>
 #include <llvm/BinaryFormat/MachO.h>
 #include <llvm/Support/Endian.h>
 #include <map>
@@ -13,8 +14,7 @@ namespace {
 constexpr uint32_t kModeMask = 0x0f000000;
 constexpr uint32_t kX64RbpFrame = 0x01000000, kX64StackImmediate = 0x02000000,
                    kX64StackIndirect = 0x03000000, kX64Dwarf = 0x04000000;
-constexpr uint32_t kArm64Frameless = 0x02000000, kArm64Dwarf = 0x03000000,
-                   kArm64Frame = 0x04000000;
+constexpr uint32_t kArm64Frameless = 0x02000000, kArm64Dwarf = 0x03000000, kArm64Frame = 0x04000000;
 
 // A frame state: the CFA as a register plus an offset, and where each
 // saved register is, as an offset from the CFA. Registers by Breakpad name.
@@ -58,10 +58,57 @@ std::vector<CfiRule> changedRules(const FrameState& before, const FrameState& af
   return changed;
 }
 
-// A prologue followed step by step: the state after each instruction.
+// A prologue followed instruction by instruction: where the CFA is after
+// each, which registers each stores (as offsets from the CFA) and which it
+// changes.
+struct PrologueStep {
+  uint64_t end = 0; // offset of the next instruction
+  std::string cfa_register;
+  int64_t cfa_offset = 0;
+  std::map<std::string, int64_t> stores;
+  std::vector<std::string> changes;
+};
+
 struct Prologue {
   std::vector<std::pair<uint64_t, FrameState>> rows; // (offset from the start, state)
 };
+
+// The rows of the steps. A register still holds its value until the body
+// changes it, so its save is described once the prologue is done (as
+// LLVM's CFI does), unless a later prologue instruction changes it (the
+// frame pointer): then from the instruction that stored it.
+Prologue rowsOf(const FrameState& entry, const std::vector<PrologueStep>& steps) {
+  Prologue prologue;
+  std::map<std::string, size_t> effective; // register -> step its save takes effect at
+  std::map<std::string, int64_t> slots;
+  for (size_t i = 0; i < steps.size(); ++i)
+    for (const auto& [reg, slot] : steps[i].stores) {
+      if (slots.count(reg))
+        continue; // the first store is the save
+      slots[reg] = slot;
+      size_t at = steps.empty() ? 0 : steps.size() - 1;
+      for (size_t j = i + 1; j < steps.size(); ++j)
+        if (std::find(steps[j].changes.begin(), steps[j].changes.end(), reg) !=
+            steps[j].changes.end()) {
+          at = i;
+          break;
+        }
+      effective[reg] = at;
+    }
+  FrameState state = entry;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    state.cfa_register = steps[i].cfa_register;
+    state.cfa_offset = steps[i].cfa_offset;
+    for (const auto& [reg, at] : effective)
+      if (at == i) {
+        state.saved[reg] = slots[reg];
+        if (reg == ".ra")
+          state.ra_register.clear();
+      }
+    prologue.rows.push_back({steps[i].end, state});
+  }
+  return prologue;
+}
 
 // The frame from the prologue's rows when they end in `body`; else `body`
 // from the start.
@@ -106,8 +153,7 @@ std::optional<std::vector<int>> x64PermutedRegisters(uint32_t count, uint32_t pe
   if (count > 6)
     return std::nullopt;
   std::vector<uint32_t> ranks(count);
-  const uint32_t radices[6][6] = {{}, {1}, {5, 1}, {20, 4, 1}, {60, 12, 3, 1},
-                                  {120, 24, 6, 2, 1}};
+  const uint32_t radices[6][6] = {{}, {1}, {5, 1}, {20, 4, 1}, {60, 12, 3, 1}, {120, 24, 6, 2, 1}};
   uint32_t rest = permutation;
   if (count == 6) {
     // Six registers: the last rank is implied.
@@ -148,23 +194,27 @@ Prologue followX64(llvm::StringRef code, const FrameState& entry) {
   static const char* const kPushNames[16] = {"$rax", "$rcx", "$rdx", "$rbx", "$rsp", "$rbp",
                                              "$rsi", "$rdi", "$r8",  "$r9",  "$r10", "$r11",
                                              "$r12", "$r13", "$r14", "$r15"};
-  Prologue prologue;
-  FrameState state = entry;
+  std::vector<PrologueStep> steps;
+  std::string cfa_register = entry.cfa_register;
+  int64_t cfa_offset = entry.cfa_offset;
   int64_t depth = 8; // CFA - %rsp
   auto byte = [&](size_t i) { return static_cast<uint8_t>(code[i]); };
   size_t at = 0;
   while (at < code.size() && at < 256) {
     uint8_t b0 = byte(at);
+    PrologueStep step;
     size_t length = 0;
     int pushed = -1;
     int64_t sub = 0;
-    bool frame_pointer = false;
     if (b0 >= 0x50 && b0 <= 0x57) {
       pushed = b0 - 0x50, length = 1;
     } else if (b0 == 0x41 && at + 1 < code.size() && byte(at + 1) >= 0x50 && byte(at + 1) <= 0x57) {
       pushed = 8 + byte(at + 1) - 0x50, length = 2;
     } else if (b0 == 0x48 && at + 2 < code.size() && byte(at + 1) == 0x89 && byte(at + 2) == 0xe5) {
-      frame_pointer = true, length = 3;
+      cfa_register = "$rbp";
+      cfa_offset = depth; // %rbp is %rsp now
+      step.changes.push_back("$rbp");
+      length = 3;
     } else if (b0 == 0x48 && at + 3 < code.size() && byte(at + 1) == 0x83 && byte(at + 2) == 0xec) {
       sub = byte(at + 3), length = 4;
     } else if (b0 == 0x48 && at + 6 < code.size() && byte(at + 1) == 0x81 && byte(at + 2) == 0xec) {
@@ -177,21 +227,20 @@ Prologue followX64(llvm::StringRef code, const FrameState& entry) {
       // Only callee-saved registers are worth restoring (rax pushed to
       // align the stack is not).
       std::string name = kPushNames[pushed];
-      if (name == "$rbx" || name == "$rbp" || name == "$r12" || name == "$r13" ||
-          name == "$r14" || name == "$r15")
-        state.saved.emplace(name, -depth);
+      if (name == "$rbx" || name == "$rbp" || name == "$r12" || name == "$r13" || name == "$r14" ||
+          name == "$r15")
+        step.stores.emplace(name, -depth);
     }
     depth += sub;
-    if (frame_pointer) {
-      state.cfa_register = "$rbp";
-      state.cfa_offset = depth;
-    } else if (state.cfa_register == "$rsp") {
-      state.cfa_offset = depth;
-    }
+    if (cfa_register == "$rsp")
+      cfa_offset = depth;
+    step.cfa_register = cfa_register;
+    step.cfa_offset = cfa_offset;
     at += length;
-    prologue.rows.push_back({at, state});
+    step.end = at;
+    steps.push_back(std::move(step));
   }
-  return prologue;
+  return rowsOf(entry, steps);
 }
 
 std::optional<CfiFrame> x64Frame(const CompactUnwindEntry& entry, llvm::StringRef code,
@@ -264,11 +313,12 @@ std::string arm64Register(uint32_t number) {
 }
 
 // arm64 prologue instructions: `stp` of X registers (pre-indexed or at an
-// offset from sp), `stp` of D registers pre-indexed (which only move sp),
+// offset from sp), `stp` of D registers (which only move sp, pre-indexed),
 // `sub sp, sp, #n`, `add x29, sp, #n` (`mov x29, sp`), `pacibsp`.
 Prologue followArm64(llvm::StringRef code, const FrameState& entry) {
-  Prologue prologue;
-  FrameState state = entry;
+  std::vector<PrologueStep> steps;
+  std::string cfa_register = entry.cfa_register;
+  int64_t cfa_offset = entry.cfa_offset;
   int64_t depth = 0; // CFA - sp
   for (size_t at = 0; at + 4 <= code.size() && at < 256; at += 4) {
     uint32_t w = llvm::support::endian::read32le(code.data() + at);
@@ -276,42 +326,40 @@ Prologue followArm64(llvm::StringRef code, const FrameState& entry) {
     int64_t imm7 = static_cast<int64_t>((w >> 15) & 0x7f);
     if (imm7 & 0x40)
       imm7 -= 0x80;
-    auto save = [&](uint32_t reg, int64_t slot) {
-      if ((reg >= 19 && reg <= 30) && !state.saved.count(arm64Register(reg)))
-        state.saved[arm64Register(reg)] = slot;
+    PrologueStep step;
+    auto store = [&](uint32_t reg, int64_t slot) {
+      if (reg >= 19 && reg <= 30)
+        step.stores.emplace(arm64Register(reg), slot);
     };
-    if (w == 0xd503237f) { // pacibsp
-      prologue.rows.push_back({at + 4, state});
-      continue;
-    }
-    if ((w & 0xffc00000) == 0xa9800000 && rn == 31) { // stp Xt, Xt2, [sp, #imm]!
+    if (w == 0xd503237f) {                                   // pacibsp
+    } else if ((w & 0xffc00000) == 0xa9800000 && rn == 31) { // stp Xt, Xt2, [sp, #imm]!
       depth -= imm7 * 8;
-      save(rt, -depth);
-      save(rt2, -depth + 8);
+      store(rt, -depth);
+      store(rt2, -depth + 8);
     } else if ((w & 0xffc00000) == 0xa9000000 && rn == 31) { // stp Xt, Xt2, [sp, #imm]
-      save(rt, imm7 * 8 - depth);
-      save(rt2, imm7 * 8 - depth + 8);
+      store(rt, imm7 * 8 - depth);
+      store(rt2, imm7 * 8 - depth + 8);
     } else if ((w & 0xffc00000) == 0x6d800000 && rn == 31) { // stp Dt, Dt2, [sp, #imm]!
       depth -= imm7 * 8;
-    } else if ((w & 0xffc00000) == 0x6d000000 && rn == 31) { // stp Dt, Dt2, [sp, #imm]
+    } else if ((w & 0xffc00000) == 0x6d000000 && rn == 31) {             // stp Dt, Dt2, [sp, #imm]
     } else if ((w & 0xff800000) == 0xd1000000 && rn == 31 && rt == 31) { // sub sp, sp, #imm
       depth += static_cast<int64_t>((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0);
     } else if ((w & 0xff800000) == 0x91000000 && rn == 31 && rt == 29) { // add x29, sp, #imm
       int64_t imm = static_cast<int64_t>((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0);
-      state.cfa_register = "x29";
-      state.cfa_offset = depth - imm;
-      prologue.rows.push_back({at + 4, state});
-      continue;
+      cfa_register = "x29";
+      cfa_offset = depth - imm;
+      step.changes.push_back("x29");
     } else {
       break;
     }
-    if (state.saved.count(".ra"))
-      state.ra_register.clear();
-    if (state.cfa_register == "sp")
-      state.cfa_offset = depth;
-    prologue.rows.push_back({at + 4, state});
+    if (cfa_register == "sp")
+      cfa_offset = depth;
+    step.cfa_register = cfa_register;
+    step.cfa_offset = cfa_offset;
+    step.end = at + 4;
+    steps.push_back(std::move(step));
   }
-  return prologue;
+  return rowsOf(entry, steps);
 }
 
 std::optional<CfiFrame> arm64Frame(const CompactUnwindEntry& entry, llvm::StringRef code,

@@ -32,8 +32,8 @@ llvm::Expected<Module> finishDump(ModuleBuilder builder, const Options& options,
       prefix_map.push_back(*parsed);
   applyPathPrefixMap(module, prefix_map);
   if (options.check_cfi && module.cfi_frames.empty())
-    return fileError(options.binary, "no STACK CFI records (--check-cfi): the module has " +
-                                         no_cfi_sources);
+    return fileError(options.binary,
+                     "no STACK CFI records (--check-cfi): the module has " + no_cfi_sources);
   if (stats.functions_from_symbols)
     diagnostics.note(
         std::to_string(stats.functions_from_symbols) +

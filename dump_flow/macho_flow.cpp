@@ -20,7 +20,9 @@ using namespace llvm;
 
 namespace {
 
-std::string upperHex(ArrayRef<uint8_t> bytes) { return toHex(bytes, /*LowerCase=*/false); }
+std::string upperHex(ArrayRef<uint8_t> bytes) {
+  return toHex(bytes, /*LowerCase=*/false);
+}
 
 std::string uuidText(const MachOImage& image) {
   auto uuid = image.uuid();
@@ -178,8 +180,8 @@ Expected<Module> machOIdentity(const MachOImage& image, const Options& options) 
   header.cpu = *cpu;
   header.debug_id = options.debug_id_override ? *options.debug_id_override : machODebugId(image);
   header.code_id = uuidText(image);
-  header.name = options.name_override ? *options.name_override
-                                      : sys::path::filename(image.path()).str();
+  header.name =
+      options.name_override ? *options.name_override : sys::path::filename(image.path()).str();
   header.load_address = image.textAddress();
   return header;
 }
@@ -192,9 +194,7 @@ Expected<Module> dumpMachOModule(const Options& options, Diagnostics& diagnostic
   const MachOImage& binary = *inputs->binary;
   const MachOImage& debug = inputs->dsym ? *inputs->dsym : binary;
   if (facts) {
-    facts->debug_info_from = inputs->dsym         ? "debug-file"
-                             : binary.hasDwarf() ? "binary"
-                                                 : "none";
+    facts->debug_info_from = inputs->dsym ? "debug-file" : binary.hasDwarf() ? "binary" : "none";
     if (inputs->dsym) {
       facts->debug_file = inputs->dsym->path();
       facts->debug_file_how = inputs->dsym_how;

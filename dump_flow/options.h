@@ -24,8 +24,8 @@ struct Options {
   bool quiet = false;                           // --quiet
   std::optional<std::string> debug_id_override; // -b
   std::optional<std::string> name_override;     // -n
-  std::string os; // -o; "": the format's ("Linux" for ELF, "mac" for Mach-O)
-  unsigned jobs = 0;                            // -j, 0 = one per core
+  std::string os;    // -o; "": the format's ("Linux" for ELF, "mac" for Mach-O)
+  unsigned jobs = 0; // -j, 0 = one per core
 
   std::string arch;       // --arch: the slice of a universal Mach-O file
   std::string debug_file; // --debug-file

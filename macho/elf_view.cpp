@@ -30,7 +30,8 @@ public:
       return fileError(path, std::string("cannot read it: ") + std::strerror(errno));
     }
     size_t total = header_bytes + static_cast<size_t>(file_size);
-    void* region = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* region =
+        ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (region == MAP_FAILED) {
       ::close(fd);
       return fileError(path, std::string("cannot map it: ") + std::strerror(errno));
@@ -174,14 +175,13 @@ Expected<std::unique_ptr<ElfImage>> machOElfView(const MachOImage& image) {
     }
     if (elf_name.empty() || !image.sectionBytes(section))
       continue;
-    sections.push_back({elf_name, section.address, image.sliceOffset() + section.offset,
-                        section.size, flags});
+    sections.push_back(
+        {elf_name, section.address, image.sliceOffset() + section.offset, section.size, flags});
   }
-  std::string headers = image.is64Bit()
-                            ? buildHeaders<ELF::Elf64_Ehdr, ELF::Elf64_Shdr, ELF::ELFCLASS64>(
-                                  *machine, sections)
-                            : buildHeaders<ELF::Elf32_Ehdr, ELF::Elf32_Shdr, ELF::ELFCLASS32>(
-                                  *machine, sections);
+  std::string headers =
+      image.is64Bit()
+          ? buildHeaders<ELF::Elf64_Ehdr, ELF::Elf64_Shdr, ELF::ELFCLASS64>(*machine, sections)
+          : buildHeaders<ELF::Elf32_Ehdr, ELF::Elf32_Shdr, ELF::ELFCLASS32>(*machine, sections);
   auto view = MappedView::create(image.path(), headers);
   if (!view)
     return view.takeError();

@@ -14,7 +14,9 @@ using namespace llvm::object;
 
 namespace {
 
-bool isUniversal(file_magic magic) { return magic == file_magic::macho_universal_binary; }
+bool isUniversal(file_magic magic) {
+  return magic == file_magic::macho_universal_binary;
+}
 
 bool isThinMachO(file_magic magic) {
   switch (magic) {
@@ -65,7 +67,8 @@ Expected<std::vector<MachOSlice>> slicesOf(MemoryBufferRef buffer, const std::st
       slice.arch = machOArchName(slice.cpu_type, slice.cpu_subtype);
       slice.offset = object.getOffset();
       slice.size = object.getSize();
-      if (slice.offset > buffer.getBufferSize() || slice.size > buffer.getBufferSize() - slice.offset)
+      if (slice.offset > buffer.getBufferSize() ||
+          slice.size > buffer.getBufferSize() - slice.offset)
         return fileError(path, "its " + slice.arch + " slice lies past the end of the file");
       out.push_back(slice);
     }
@@ -79,8 +82,8 @@ Expected<std::vector<MachOSlice>> slicesOf(MemoryBufferRef buffer, const std::st
   if (!object)
     return fileError(path, "corrupt Mach-O: " + toString(object.takeError()));
   MachOSlice slice;
-  slice.cpu_type = (*object)->is64Bit() ? (*object)->getHeader64().cputype
-                                        : (*object)->getHeader().cputype;
+  slice.cpu_type =
+      (*object)->is64Bit() ? (*object)->getHeader64().cputype : (*object)->getHeader().cputype;
   slice.cpu_subtype = (*object)->is64Bit() ? (*object)->getHeader64().cpusubtype
                                            : (*object)->getHeader().cpusubtype;
   slice.arch = machOArchName(slice.cpu_type, slice.cpu_subtype);
@@ -127,8 +130,8 @@ bool MachOSection::holdsCode() const {
 
 bool MachOSection::hasBytes() const {
   uint32_t type = flags & MachO::SECTION_TYPE;
-  return offset != 0 && size != 0 && type != MachO::S_ZEROFILL &&
-         type != MachO::S_GB_ZEROFILL && type != MachO::S_THREAD_LOCAL_ZEROFILL;
+  return offset != 0 && size != 0 && type != MachO::S_ZEROFILL && type != MachO::S_GB_ZEROFILL &&
+         type != MachO::S_THREAD_LOCAL_ZEROFILL;
 }
 
 bool MachOImage::isMachO(const std::string& path) {
@@ -147,7 +150,7 @@ Expected<std::vector<MachOSlice>> MachOImage::slices(const std::string& path) {
 }
 
 Expected<std::unique_ptr<MachOImage>> MachOImage::open(const std::string& path,
-                                                      const std::string& arch) {
+                                                       const std::string& arch) {
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer)
     return fileError(path, "cannot read it: " + buffer.getError().message());
@@ -158,8 +161,8 @@ Expected<std::unique_ptr<MachOImage>> MachOImage::open(const std::string& path,
   bool universal = isUniversal(identify_magic((*buffer)->getBuffer()));
   if (arch.empty()) {
     if (slices->size() > 1)
-      return fileError(path, "a universal file of " + archList(*slices) +
-                                 ": say which with --arch NAME");
+      return fileError(path,
+                       "a universal file of " + archList(*slices) + ": say which with --arch NAME");
     chosen = &slices->front();
   } else {
     for (const MachOSlice& slice : *slices)
@@ -243,9 +246,9 @@ Error MachOImage::parse() {
     case MachO::LC_ID_DYLIB: {
       MachO::dylib_command dylib = object_->getDylibIDLoadCommand(command);
       if (dylib.dylib.name < dylib.cmdsize)
-        install_name_.assign(command.Ptr + dylib.dylib.name,
-                             strnlen(command.Ptr + dylib.dylib.name,
-                                     dylib.cmdsize - dylib.dylib.name));
+        install_name_.assign(
+            command.Ptr + dylib.dylib.name,
+            strnlen(command.Ptr + dylib.dylib.name, dylib.cmdsize - dylib.dylib.name));
       break;
     }
     default:

@@ -15,7 +15,7 @@
 namespace dumpsyms {
 
 struct MachOSliceFile {
-  std::string arch;   // --arch of the slice
+  std::string arch;       // --arch of the slice
   bool universal = false; // the file holds several slices
   bool is_dsym = false;
   bool has_dwarf = false;
@@ -25,6 +25,7 @@ struct MachOSliceFile {
 
 // std::nullopt when the file is not Mach-O; an error when it is but cannot
 // be read.
-std::optional<llvm::Expected<std::vector<MachOSliceFile>>> examineMachOFile(const std::string& path);
+std::optional<llvm::Expected<std::vector<MachOSliceFile>>>
+examineMachOFile(const std::string& path);
 
 } // namespace dumpsyms

@@ -84,8 +84,8 @@ struct Examined {
   std::string windows_pdb; // for a PE: the release's PDB with its id
   // One slice of a Mach-O file (a universal file is one Examined a slice).
   std::optional<MachOSliceFile> macho;
-  std::string macho_dsym;          // for a binary: the release's dSYM with its UUID
-  uint64_t macho_dsym_bytes = 0;   // that dSYM's DWARF
+  std::string macho_dsym;        // for a binary: the release's dSYM with its UUID
+  uint64_t macho_dsym_bytes = 0; // that dSYM's DWARF
 
   // The candidate's key: a universal file's slices are told apart by arch.
   std::string key() const {
