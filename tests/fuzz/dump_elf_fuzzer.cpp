@@ -30,19 +30,20 @@ struct ScratchFile {
   std::string path;
 };
 
+} // namespace
+
 const std::string& scratchPath() {
   static const ScratchFile file;
   return file.path;
 }
 
-} // namespace
-
-int dumpBytes(const uint8_t* data, size_t size) {
+int dumpBytes(const uint8_t* data, size_t size, const std::string& arch) {
   {
     std::ofstream out(scratchPath(), std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   }
   Options options = test_support::wholeDumpOptions(scratchPath());
+  options.arch = arch;
   Diagnostics diagnostics;
   auto module = dumpModule(options, diagnostics);
   if (!module) {
@@ -55,7 +56,7 @@ int dumpBytes(const uint8_t* data, size_t size) {
 }
 
 int dumpElf(const uint8_t* data, size_t size) {
-  return dumpBytes(data, size);
+  return dumpBytes(data, size, "");
 }
 
 } // namespace dumpsyms::fuzz

@@ -13,7 +13,7 @@
 
 namespace dumpsyms::fuzz {
 
-int dumpBytes(const uint8_t* data, size_t size);
+
 
 int dwarfSections(const uint8_t* data, size_t size) {
   if (size < 16)
@@ -37,7 +37,7 @@ int dwarfSections(const uint8_t* data, size_t size) {
     at += length;
   }
   std::vector<uint8_t> elf = test_support::elfAround(std::move(sections));
-  return dumpBytes(elf.data(), elf.size());
+  return dumpBytes(elf.data(), elf.size(), "");
 }
 
 } // namespace dumpsyms::fuzz

@@ -25,6 +25,7 @@ Target targetNamed(const std::string& name) {
       {"windows_symbols", windowsSymbols},
       {"omap", omap},
       {"symbol_index", symbolIndex},
+      {"macho", macho},
   };
   auto found = targets.find(name);
   return found == targets.end() ? nullptr : found->second;

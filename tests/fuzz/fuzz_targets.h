@@ -38,6 +38,7 @@ int microdump(const uint8_t* data, size_t size);      // microdumps in a log and
 int windowsSymbols(const uint8_t* data, size_t size); // cabinets, file.ptr, _NT_SYMBOL_PATH
 int omap(const uint8_t* data, size_t size);           // OMAP tables and a module mapped by them
 int symbolIndex(const uint8_t* data, size_t size);    // a symbol file's binary index and lookups
+int macho(const uint8_t* data, size_t size);          // Mach-O files, universal ones, compact unwind
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);
@@ -50,6 +51,10 @@ void dumpPdbAndWrite(PdbFile& pdb, const PeImage* pe, const std::string& binary,
 // store with no symbols, and printed in every form: what the core_file and
 // minidump targets end with (nothing for input the reader refused).
 void walkAndPrint(llvm::Expected<ProcessSnapshot> snapshot);
+
+// The input written to a scratch file and dumped whole (-d), as the given
+// slice of a universal Mach-O file ("": the file's only one), then written.
+int dumpBytes(const uint8_t* data, size_t size, const std::string& arch);
 
 // The input as a file's bytes, named `name`.
 std::unique_ptr<llvm::MemoryBuffer> inputBuffer(const uint8_t* data, size_t size, const char* name);
