@@ -491,8 +491,11 @@ def main():
         if len(unwind_checked) < 4:
             report.fail(f"unwind checks made: {dict(unwind_checked)}")
 
-        # sentry-cli reads every file the store holds.
+        # sentry-cli reads every file the store holds; symtool validate finds nothing wrong.
         files = [os.path.join(d, n) for d, _, names in os.walk(store) for n in names if n.endswith(".sym")]
+        p = run(args.symtool, "validate", *files)
+        if p.returncode != 0:
+            report.fail(f"symtool validate: {p.stdout[-500:]}")
         for path in files:
             check = run(args.sentry_cli, "debug-files", "check", path)
             if check.returncode != 0 or "Usable: yes" not in check.stdout:
