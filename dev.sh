@@ -5,6 +5,7 @@
 #   ./dev.sh test-normal      the normal build and suite only
 #   ./dev.sh test-sanitized   the ASan+UBSan build and suite only, fuzz runs included
 #   ./dev.sh build
+#   ./dev.sh package          the Debian package, in build/package/
 #   ./dev.sh fuzz TARGET [SECONDS]   (TARGET: a name in tests/fuzz/CMakeLists.txt)
 #   ./dev.sh campaign [HOURS] [TARGET...]   every target to HOURS CPU-hours, then the table
 # Each command first installs whatever Debian packages are missing.
@@ -42,6 +43,10 @@ PACKAGES=(
   # PDBs from Windows symbol servers: .pd_/.dl_ CAB files (gcab makes the
   # tests' own)
   libmspack-dev gcab
+  # Mach-O fixtures: ld64.lld-19 (lld-19), dsymutil-19 and llvm-lipo-19 (llvm-19)
+  # the Debian package: Depends by dpkg-shlibdeps, checked by lintian, its
+  # man pages read by man
+  dpkg-dev lintian man-db groff-base
 )
 
 # Test tools from npm, installed into the build tree.
@@ -167,6 +172,16 @@ campaign() {
   python3 tests/fuzz/campaign.py "$targets" --hours "$hours" "${names[@]}"
 }
 
+# The Debian package (CPack), dated by the commit so that two builds of it
+# are the same: build/package/dump-syms_VERSION_ARCH.deb.
+package() {
+  build
+  local epoch
+  epoch=$(git log -1 --format=%ct 2>/dev/null || echo 0)
+  (cd "$BUILD" && SOURCE_DATE_EPOCH=$epoch cpack -G DEB -B "$(pwd)/package" >&2)
+  ls "$BUILD"/package/*.deb
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -184,6 +199,9 @@ case "$cmd" in
   fuzz)
     fuzz "$@"
     ;;
+  package)
+    package
+    ;;
   campaign)
     campaign "$@"
     ;;
@@ -200,7 +218,7 @@ case "$cmd" in
     test_sanitized
     ;;
   *)
-    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | test-normal | test-sanitized | build | fuzz TARGET [SECONDS] | campaign [HOURS] [TARGET...]" >&2
+    echo "usage: ./dev.sh dump [BINARY [DEBUG_DIR...]] [options] | test | test-normal | test-sanitized | build | package | fuzz TARGET [SECONDS] | campaign [HOURS] [TARGET...]" >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,8 @@
-// dump_syms: writes the Breakpad symbol file of an ELF binary.
+// dump_syms: writes the Breakpad symbol file of a binary (ELF, PDB/PE,
+// Mach-O): the command line, progress and exit codes over dump_flow/.
 #include "dump_flow/dump_module.h"
 #include "dump_flow/options.h"
+#include "dump_syms/manual.h"
 #include "dump_syms/progress.h"
 #include "command_line/shared_options.h"
 #include "store/atomic_file.h"
@@ -21,8 +23,12 @@ namespace {
 using namespace dumpsyms;
 
 void defineOptions(CLI::App& app, Options& o) {
-  app.add_option("BINARY", o.binary, "ELF file to dump");
-  app.add_option("DEBUG_DIR", o.debug_dirs, "directories to search for separate debug files");
+  app.add_option("BINARY", o.binary,
+                 "the file to dump: ELF, PDB, PE (.exe/.dll), Mach-O (thin or universal) or a "
+                 ".dSYM bundle");
+  app.add_option("DEBUG_DIR", o.debug_dirs,
+                 "where to look for separate debug files, PDBs and dSYMs too (a .dSYM bundle "
+                 "may be given itself)");
   app.add_flag("-i", o.header_only, "write only the MODULE and INFO records");
   app.add_flag("-a", o.absolute_addresses,
                "write absolute addresses, not relative to the load address");
@@ -63,7 +69,6 @@ void defineOptions(CLI::App& app, Options& o) {
                "accepted for Breakpad compatibility: cross-unit references are always followed");
   app.add_flag("-v,--verbose", o.verbose, "print every warning and what was read from where");
   app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
-  app.set_version_flag("--version", std::string("dump_syms ") + DUMP_SYMS_VERSION);
 }
 
 void printDiagnostics(const Diagnostics& diagnostics, const Options& options) {
@@ -86,8 +91,14 @@ int main(int argc, char** argv) {
   Options options;
   const std::string* current_input = nullptr;
   installInputErrorHandlers("dump_syms", &current_input);
-  CLI::App app{"Writes the Breakpad symbol file of an ELF binary.", "dump_syms"};
+  CLI::App app{"Writes the Breakpad symbol file of a binary: an ELF file (with its DWARF, or a "
+               "separate debug file), a PDB or a PE (.exe, .dll), a Mach-O file (with its dSYM) "
+               "or a dSYM.",
+               "dump_syms"};
   defineOptions(app, options);
+  applyManual(app, dumpSymsManual());
+  if (auto status = printManualIfAsked(dumpSymsManual(), &app, argc, argv))
+    return *status;
   if (auto status = parseCommandLine(app, argc, argv))
     return *status;
   bool builtin_input = options.vdso || !options.linux_gate.empty();

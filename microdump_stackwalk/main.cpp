@@ -4,6 +4,7 @@
 // Unlike Breakpad's it also walks x86_64 and riscv microdumps, and lines
 // without a logcat prefix.
 #include "microdump/microdump_snapshot.h"
+#include "microdump_stackwalk/manual.h"
 #include "stackwalk/process_walk.h"
 #include "walk_output/breakpad_usage.h"
 
@@ -18,13 +19,14 @@ using namespace dumpsyms;
 
 void usage(const char* argv0, std::FILE* out) {
   printBreakpadUsage(out, argv0, "microdump",
-                     "  -m         Output in machine-readable format\n"
-                     "  -s         Output stack contents\n");
+                     usageOptionLines(microdumpStackwalkManual().options).c_str());
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
+  if (auto status = printManualIfAsked(microdumpStackwalkManual(), nullptr, argc, argv))
+    return *status;
   bool machine = false;
   BreakpadPrintOptions options;
   int option;

@@ -4,6 +4,7 @@
 // path. `minidump_stackwalk [-m] [-f human|machine] [-s] [-b] [-c] [-t N]
 // DUMP [SYMBOL_PATH...]`. Options are parsed by getopt, as Breakpad's are
 // (on glibc they may follow the dump).
+#include "minidump_stackwalk/manual.h"
 #include "stackwalk/process_walk.h"
 #include "walk_output/breakpad_usage.h"
 
@@ -20,21 +21,14 @@ using namespace dumpsyms;
 
 void usage(const char* argv0, std::FILE* out) {
   printBreakpadUsage(out, argv0, "minidump",
-                     "  -f FORMAT  Output format (default: human)\n"
-                     "             Possible FORMAT values:\n"
-                     "               human    Human-readable text output\n"
-                     "               machine  Pipe-delimited machine-readable output\n"
-                     "  -m         Output in machine-readable format (deprecated, use -f machine)\n"
-                     "  -s         Output stack contents\n"
-                     "  -c         Output thread that causes crash or dump only\n"
-                     "  -t <index> Output thread with given index only\n"
-                     "  -d         Dump pointers on stack\n"
-                     "  -b         Brief of the thread that causes crash or dump\n");
+                     usageOptionLines(minidumpStackwalkManual().options).c_str());
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
+  if (auto status = printManualIfAsked(minidumpStackwalkManual(), nullptr, argc, argv))
+    return *status;
   bool machine = false;
   BreakpadPrintOptions options;
   int thread_index = -1;

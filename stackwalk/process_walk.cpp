@@ -1,5 +1,7 @@
 #include "stackwalk/process_walk.h"
 
+#include "store/bundled_symbols.h"
+
 #include "core/core_snapshot.h"
 #include "microdump/microdump_snapshot.h"
 #include "minidump/minidump_snapshot.h"
@@ -118,7 +120,13 @@ ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>
   std::optional<uint32_t> requesting =
       process.crash ? std::optional(process.crash->thread_id) : process.requesting_thread_id;
 
-  out.supplier = std::make_shared<SymbolSupplier>(stores, std::move(servers), options.index);
+  // The stores given, then the templates installed with the tools (old
+  // 32-bit kernels' linux-gate.so), as Breakpad's processor finds them in
+  // its symbol path.
+  std::vector<std::string> searched = stores;
+  if (std::string bundled = bundledSymbolStore(); !bundled.empty())
+    searched.push_back(bundled);
+  out.supplier = std::make_shared<SymbolSupplier>(searched, std::move(servers), options.index);
   StackWalker walker(process, *out.supplier, options);
   for (const SnapshotThread& thread : process.threads) {
     if (process.dump_thread_id && thread.id == *process.dump_thread_id &&

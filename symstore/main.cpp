@@ -4,6 +4,7 @@
 #include "dump_flow/options.h"
 #include "command_line/shared_options.h"
 #include "symstore/add_command.h"
+#include "symstore/manual.h"
 #include "symstore/dump_into_store.h"
 #include "symstore/memory_limit.h"
 #include "upload/upload_runner.h"
@@ -37,7 +38,6 @@ int main(int argc, char** argv) {
 
   CLI::App app{"Symbol stores for whole releases.", "symstore"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("symstore ") + DUMP_SYMS_VERSION);
 
   AddOptions add;
   std::string shard = "0/1";
@@ -112,6 +112,9 @@ int main(int argc, char** argv) {
   dump_one->add_flag("--index", one.write_index);
   addDumpShapeOptions(*dump_one, one);
 
+  applyManual(app, symstoreManual());
+  if (auto status = printManualIfAsked(symstoreManual(), &app, argc, argv))
+    return *status;
   if (auto status = parseCommandLine(app, argc, argv))
     return *status;
 

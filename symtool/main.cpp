@@ -12,6 +12,7 @@
 #include "symbol_writer/text_reader.h"
 #include "symtool/crash_report.h"
 #include "symtool/line_reader.h"
+#include "symtool/manual.h"
 #include "symtool/output.h"
 #include "symtool/symbol_diff.h"
 #include "symtool/symbol_server_flags.h"
@@ -72,7 +73,6 @@ int main(int argc, char** argv) {
   installInputErrorHandlers("symtool", &current_input);
   CLI::App app{"Reads Breakpad symbol files back.", "symtool"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("symtool ") + DUMP_SYMS_VERSION);
 
   std::vector<std::string> files;
   bool quiet = false;
@@ -169,6 +169,9 @@ int main(int argc, char** argv) {
   diff->add_option("A", old_file, "the first symbol file")->required();
   diff->add_option("B", new_file, "the second symbol file")->required();
 
+  applyManual(app, symtoolManual());
+  if (auto status = printManualIfAsked(symtoolManual(), &app, argc, argv))
+    return *status;
   if (auto status = parseCommandLine(app, argc, argv))
     return *status;
   IndexCacheOptions index_options;

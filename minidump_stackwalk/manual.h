@@ -1,0 +1,11 @@
+// minidump_stackwalk's manual: the source of its usage text, man page and
+// completion.
+#pragma once
+
+#include "command_line/manual.h"
+
+namespace dumpsyms {
+
+const ToolManual& minidumpStackwalkManual();
+
+} // namespace dumpsyms

@@ -1,0 +1,10 @@
+// symstore's manual: the source of its --help footer, man page and completion.
+#pragma once
+
+#include "command_line/manual.h"
+
+namespace dumpsyms {
+
+const ToolManual& symstoreManual();
+
+} // namespace dumpsyms
