@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
 
 import core_to_minidump  # noqa: E402
+from test_stackwin import elf_extent as load_extent  # noqa: E402
 
 
 def timed(argv, env=None):
@@ -66,18 +67,6 @@ class Thread(core_to_minidump.Core):
         self.segments = [(sp - 0x8000, len(self.data), 0, len(self.data), 6)]
         self.files = []
         self.siginfo = None
-
-
-def load_extent(binary):
-    low, high = None, 0
-    out = subprocess.run(["readelf", "-lW", binary], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        parts = line.split()
-        if parts and parts[0] == "LOAD":
-            vaddr, memsz = int(parts[2], 16), int(parts[5], 16)
-            low = vaddr if low is None else min(low, vaddr)
-            high = max(high, vaddr + memsz)
-    return low, high - low
 
 
 def middle_function(sym):

@@ -42,9 +42,13 @@ std::string literal(const std::string& text) {
   return out;
 }
 
-bool isVisible(const CLI::Option* option) { return !option->get_group().empty(); }
+bool isVisible(const CLI::Option* option) {
+  return !option->get_group().empty();
+}
 
-bool isFlag(const CLI::Option* option) { return option->get_expected_max() == 0; }
+bool isFlag(const CLI::Option* option) {
+  return option->get_expected_max() == 0;
+}
 
 // The name of an option's value: its option text, else the choices it
 // takes, else a name made from the option's.
@@ -58,7 +62,8 @@ std::string valueName(const CLI::Option* option) {
     return "N";
   if (type == "FLOAT")
     return "X";
-  std::string name = option->get_lnames().empty() ? option->get_name() : option->get_lnames().front();
+  std::string name =
+      option->get_lnames().empty() ? option->get_name() : option->get_lnames().front();
   std::string upper;
   for (char c : name)
     upper += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -1,10 +1,10 @@
 // dump_syms: writes the Breakpad symbol file of a binary (ELF, PDB/PE,
 // Mach-O): the command line, progress and exit codes over dump_flow/.
+#include "command_line/shared_options.h"
 #include "dump_flow/dump_module.h"
 #include "dump_flow/options.h"
 #include "dump_syms/manual.h"
 #include "dump_syms/progress.h"
-#include "command_line/shared_options.h"
 #include "store/atomic_file.h"
 #include "store/layout.h"
 #include "symbol_writer/text_writer.h"
@@ -118,10 +118,10 @@ int main(int argc, char** argv) {
   current_input = &options.binary;
   Diagnostics diagnostics;
   Progress progress(!options.quiet && isatty(STDERR_FILENO));
-  auto module = dumpModule(options, diagnostics,
-                           [&](const std::string& stage, size_t done, size_t total) {
-                             progress.update(stage, done, total);
-                           });
+  auto module =
+      dumpModule(options, diagnostics, [&](const std::string& stage, size_t done, size_t total) {
+        progress.update(stage, done, total);
+      });
   progress.finish();
   if (!module) {
     printDiagnostics(diagnostics, options);

@@ -198,44 +198,34 @@ Error MachOImage::parse() {
   arch_ = machOArchName(cpu_type_, cpu_subtype_);
   file_type_ = object_->is64Bit() ? object_->getHeader64().filetype : object_->getHeader().filetype;
   uint32_t index = 0;
-  auto addSection = [&](StringRef segment, const char* name16, uint64_t address, uint64_t size,
-                        uint32_t offset, uint32_t flags) {
-    MachOSection section;
-    section.segment = segment.str();
-    section.name = std::string(name16, strnlen(name16, 16));
-    section.address = address;
-    section.size = size;
-    section.offset = offset;
-    section.flags = flags;
-    section.index = ++index;
-    sections_.push_back(std::move(section));
+  // A segment and its sections, 32- or 64-bit alike.
+  auto addSegment = [&](const auto& segment, const auto& sectionAt) {
+    segments_.push_back({std::string(segment.segname, strnlen(segment.segname, 16)), segment.vmaddr,
+                         segment.vmsize, segment.fileoff, segment.filesize,
+                         static_cast<uint32_t>(segment.maxprot)});
+    for (uint32_t i = 0; i < segment.nsects; ++i) {
+      auto s = sectionAt(i);
+      MachOSection section;
+      section.segment = std::string(s.segname, strnlen(s.segname, 16));
+      section.name = std::string(s.sectname, strnlen(s.sectname, 16));
+      section.address = s.addr;
+      section.size = s.size;
+      section.offset = s.offset;
+      section.flags = s.flags;
+      section.index = ++index;
+      sections_.push_back(std::move(section));
+    }
   };
   for (const MachOObjectFile::LoadCommandInfo& command : object_->load_commands()) {
     switch (command.C.cmd) {
-    case MachO::LC_SEGMENT_64: {
-      MachO::segment_command_64 segment = object_->getSegment64LoadCommand(command);
-      std::string name(segment.segname, strnlen(segment.segname, 16));
-      segments_.push_back({name, segment.vmaddr, segment.vmsize, segment.fileoff, segment.filesize,
-                           static_cast<uint32_t>(segment.maxprot)});
-      for (uint32_t i = 0; i < segment.nsects; ++i) {
-        MachO::section_64 s = object_->getSection64(command, i);
-        addSection(StringRef(s.segname, strnlen(s.segname, 16)), s.sectname, s.addr, s.size,
-                   s.offset, s.flags);
-      }
+    case MachO::LC_SEGMENT_64:
+      addSegment(object_->getSegment64LoadCommand(command),
+                 [&](uint32_t i) { return object_->getSection64(command, i); });
       break;
-    }
-    case MachO::LC_SEGMENT: {
-      MachO::segment_command segment = object_->getSegmentLoadCommand(command);
-      std::string name(segment.segname, strnlen(segment.segname, 16));
-      segments_.push_back({name, segment.vmaddr, segment.vmsize, segment.fileoff, segment.filesize,
-                           static_cast<uint32_t>(segment.maxprot)});
-      for (uint32_t i = 0; i < segment.nsects; ++i) {
-        MachO::section s = object_->getSection(command, i);
-        addSection(StringRef(s.segname, strnlen(s.segname, 16)), s.sectname, s.addr, s.size,
-                   s.offset, s.flags);
-      }
+    case MachO::LC_SEGMENT:
+      addSegment(object_->getSegmentLoadCommand(command),
+                 [&](uint32_t i) { return object_->getSection(command, i); });
       break;
-    }
     case MachO::LC_UUID: {
       MachO::uuid_command command_uuid = object_->getUuidCommand(command);
       std::array<uint8_t, 16> bytes;

@@ -1,11 +1,10 @@
 #include "stackwalk/process_walk.h"
 
-#include "store/bundled_symbols.h"
-
 #include "core/core_snapshot.h"
 #include "microdump/microdump_snapshot.h"
 #include "minidump/minidump_snapshot.h"
 #include "object/elf_image.h"
+#include "store/bundled_symbols.h"
 
 #include <algorithm>
 #include <llvm/Support/MemoryBuffer.h>

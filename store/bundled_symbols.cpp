@@ -11,7 +11,8 @@ std::string bundledSymbolStore() {
   if (executable.empty())
     return "";
   // <prefix>/bin/TOOL, or build/TOOL/TOOL: the store is in <dir>/../share.
-  llvm::SmallString<256> store(llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable)));
+  llvm::SmallString<256> store(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable)));
   llvm::sys::path::append(store, "share", "dump_syms", "symbols");
   return llvm::sys::fs::is_directory(store) ? std::string(store) : std::string();
 }

@@ -223,6 +223,16 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     int rank = 0;
   };
   std::map<std::pair<std::string, std::string>, ModuleChoice> chosen;
+  // Candidate `i` for its module, ranked (higher first; a file reached by
+  // its own name before one reached through a symlink).
+  auto offer = [&](size_t i, int rank) {
+    const Examined& e = examined[i];
+    rank = rank * 2 + (e.file->symlink ? 0 : 1);
+    auto [it, inserted] =
+        chosen.try_emplace({e.identity.name, e.identity.debug_id}, ModuleChoice{i, rank});
+    if (!inserted && rank > it->second.rank)
+      it->second = {i, rank};
+  };
   std::vector<std::string> separate_debug(examined.size());
   std::vector<std::string> separate_how(examined.size());
   for (size_t i = 0; i < examined.size(); ++i) {
@@ -231,24 +241,14 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
       // A PE with its PDB at hand first, then a lone PDB, then a PE whose
       // dump must find its PDB itself.
       e.identity = e.windows->identity;
-      int rank = !e.windows_pdb.empty() ? 2 : e.windows->is_pdb ? 1 : 0;
-      rank = rank * 2 + (e.file->symlink ? 0 : 1);
-      auto [it, inserted] =
-          chosen.try_emplace({e.identity.name, e.identity.debug_id}, ModuleChoice{i, rank});
-      if (!inserted && rank > it->second.rank)
-        it->second = {i, rank};
+      offer(i, !e.windows_pdb.empty() ? 2 : e.windows->is_pdb ? 1 : 0);
       continue;
     }
     if (e.macho && !e.debug_file) {
       // A binary with its dSYM at hand first, then one with DWARF of its
       // own or a lone dSYM, then a binary whose dump must look itself.
       e.identity = e.macho->identity;
-      int rank = !e.macho_dsym.empty() ? 2 : e.macho->has_dwarf ? 1 : 0;
-      rank = rank * 2 + (e.file->symlink ? 0 : 1);
-      auto [it, inserted] =
-          chosen.try_emplace({e.identity.name, e.identity.debug_id}, ModuleChoice{i, rank});
-      if (!inserted && rank > it->second.rank)
-        it->second = {i, rank};
+      offer(i, !e.macho_dsym.empty() ? 2 : e.macho->has_dwarf ? 1 : 0);
       continue;
     }
     if (!e.image || e.debug_file)
@@ -280,11 +280,7 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
       }
       rank = separate_debug[i].empty() ? 0 : 1;
     }
-    rank = rank * 2 + (e.file->symlink ? 0 : 1);
-    auto key = std::make_pair(e.identity.name, e.identity.debug_id);
-    auto [it, inserted] = chosen.try_emplace(key, ModuleChoice{i, rank});
-    if (!inserted && rank > it->second.rank)
-      it->second = {i, rank};
+    offer(i, rank);
   }
 
   // 3. This shard's entries.

@@ -2,8 +2,8 @@
 // `symbolize` resolves crash text; `validate` checks files against the
 // format's grammar and the rules the processor depends on; `stats` counts;
 // `diff` compares two builds; `stackwalk` unwinds a core file's threads.
-#include "crash_text/frame_line.h"
 #include "command_line/shared_options.h"
+#include "crash_text/frame_line.h"
 #include "limits/bounded_json.h"
 #include "limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
@@ -233,7 +233,7 @@ int main(int argc, char** argv) {
     }
     if (lookup_verbose)
       std::fprintf(stderr, "symtool: %s: index %s%s%s\n", loaded->path.c_str(),
-                   loaded->index_source == "built" ? "built from the symbol file"
+                   loaded->index_source == "built"   ? "built from the symbol file"
                    : loaded->index_source == "cache" ? "from the index cache"
                                                      : "from beside the symbol file",
                    loaded->note.empty() ? "" : ": ", loaded->note.c_str());
