@@ -125,10 +125,13 @@ int main(int argc, char** argv) {
   std::vector<std::string> stores;
   bool warnings = false;
   CLI::App* stackwalk = app.add_subcommand(
-      "stackwalk", "unwind every thread of a minidump or an ELF core file with symbol stores, "
-                   "as Breakpad's processor does (STACK WIN, STACK CFI, frame pointers, scanning)");
+      "stackwalk",
+      "unwind every thread of a minidump, an ELF core file or a microdump with symbol stores, "
+      "as Breakpad's processor does (STACK WIN, STACK CFI, frame pointers, scanning)");
   stackwalk->add_option("--store", stores, "a symbol store (repeatable, searched in order)");
-  stackwalk->add_option("DUMP", dump_file, "the minidump or core file")->required();
+  stackwalk
+      ->add_option("DUMP", dump_file, "a minidump, an ELF core file or a log holding a microdump")
+      ->required();
   addSymbolServerFlags(stackwalk, stackwalk_servers);
   stackwalk
       ->add_option("--format", format,
