@@ -1,8 +1,10 @@
 """Shared plumbing of the end-to-end tests: arguments, the fixture manifest,
 running dump_syms, reporting."""
 import argparse
+import errno
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -48,6 +50,26 @@ def dump(args, binary, *options, check=True):
         if check and p.returncode != 0:
             raise SystemExit(f"dump_syms failed on {binary}: {p.stderr.strip()}")
         return symfile.load(out.name), p.stderr
+
+
+def runs_here(program):
+    """Whether this machine's kernel runs `program` at all: kernels built
+    without 32-bit x86 support (or with it switched off) refuse i386
+    programs with ENOEXEC, which the tests that need one must work around."""
+    try:
+        subprocess.run([program], capture_output=True, timeout=60)
+    except OSError as error:
+        if error.errno == errno.ENOEXEC:
+            return False
+        raise
+    return True
+
+
+def free_port():
+    """A loopback port nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def run_checked(cmd):

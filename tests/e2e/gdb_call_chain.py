@@ -9,9 +9,12 @@ would leave, and the return addresses of every caller, innermost first.
 To $CHAIN_OUT as JSON: {"states": [{"pc", "registers", "stack_start",
 "stack" (hex), "returns"}]}.
 
-$CHAIN_ENTRY: the PE's entry address."""
+$CHAIN_ENTRY: the PE's entry address. $CHAIN_REMOTE (host:port): the
+runner waits under qemu-i386's gdb stub instead (machines whose kernel runs
+no 32-bit x86 programs); gdb attaches there rather than starting it."""
 import json
 import os
+import time
 
 import gdb  # noqa: provided by gdb
 
@@ -20,13 +23,41 @@ REGISTERS = ("eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip", "efl
 gdb.execute("set pagination off")
 # The image is mapped at run time: stop in the runner once it is.
 gdb.execute("break call_entry")
-gdb.execute("run")
+remote = os.environ.get("CHAIN_REMOTE")
+if remote:
+    # qemu listens a moment after it starts.
+    for attempt in range(100):
+        try:
+            gdb.execute(f"target remote {remote}")
+            break
+        except gdb.error:
+            time.sleep(0.1)
+    gdb.execute("continue")
+else:
+    gdb.execute("run")
 gdb.execute(f"break *{entry:#x}")
 gdb.execute("continue")
 inferior = gdb.selected_inferior()
-stack_top = next(m for m in gdb.execute("info proc mappings", to_string=True).splitlines()
-                 if "[stack]" in m).split()[1]
-stack_top = int(stack_top, 16)
+
+
+def top_of_stack():
+    """The end of the stack's mapping: the kernel's map says where; qemu's
+    stub has no map, so the pages above the stack pointer are read until
+    one is not there."""
+    if not remote:
+        line = next(m for m in gdb.execute("info proc mappings", to_string=True).splitlines() if "[stack]" in m)
+        return int(line.split()[1], 16)
+    page = (int(gdb.parse_and_eval("$esp")) & 0xffffffff) & ~0xfff
+    for _ in range(1024):
+        try:
+            inferior.read_memory(page, 1)
+        except gdb.MemoryError:
+            break
+        page += 0x1000
+    return page
+
+
+stack_top = top_of_stack()
 
 
 def register(name):

@@ -25,7 +25,7 @@ import tempfile
 from collections import Counter
 
 import core_to_minidump
-from common import Report, arguments
+from common import Report, arguments, free_port, runs_here
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER_SOURCE = os.path.join(HERE, "..", "..", "fixtures", "pdb", "pe_runner.c")
@@ -116,6 +116,26 @@ def epilogue_addresses(exe):
     return out
 
 
+def record_chain(runner, exe, entry, chain_json, native):
+    """gdb steps the PE's run and writes its states to chain_json: the
+    runner started by gdb where the kernel runs it, else under qemu-i386,
+    which emulates the same instructions, with gdb on its stub."""
+    command = ["gdb", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-x",
+               os.path.join(HERE, "gdb_call_chain.py")]
+    env = dict(os.environ, CHAIN_ENTRY=f"{entry:x}", CHAIN_OUT=chain_json)
+    if native:
+        sh(*command, "--args", runner, exe, env=env)
+        return
+    port = free_port()
+    qemu = subprocess.Popen(["qemu-i386", "-g", str(port), runner, exe], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        sh(*command, runner, env=dict(env, CHAIN_REMOTE=f"127.0.0.1:{port}"))
+    finally:
+        qemu.kill()
+        qemu.wait()
+
+
 def walk(args, store, dump, breakpad):
     p = sh(args.symtool, "stackwalk", "--store", store, "--json", *(["--breakpad-walk"] if breakpad else []),
            dump)
@@ -133,6 +153,10 @@ def main():
         sh("gcc", "-m32", "-static", "-O1", "-g", "-o", runner, RUNNER_SOURCE, check=True)
         runner_base, runner_size = elf_extent(runner)
         runner_cv = b"LEpB" + core_to_minidump.build_id(runner)
+        native = runs_here(runner)
+        report.note("the machine: " + ("this kernel runs the 32-bit runner" if native else
+                                       "this kernel runs no 32-bit x86 programs: the runner runs under "
+                                       "qemu-i386, gdb attached to its stub"))
         pdbs = os.path.join(args.fixtures, "pdb")
         variants = sorted(n[:-4] for n in os.listdir(pdbs) if ".x86." in n and n.endswith(".exe"))
         if not variants:
@@ -151,9 +175,7 @@ def main():
             epilogues = epilogue_addresses(exe)
             base, size, entry, record = pe_facts(exe)
             chain_json = os.path.join(tmp, variant + ".json")
-            sh("gdb", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-x",
-               os.path.join(HERE, "gdb_call_chain.py"), "--args", runner, exe,
-               env=dict(os.environ, CHAIN_ENTRY=f"{base + entry:x}", CHAIN_OUT=chain_json))
+            record_chain(runner, exe, base + entry, chain_json, native)
             if not os.path.exists(chain_json):
                 report.fail(f"{variant}: gdb recorded no states")
                 continue
