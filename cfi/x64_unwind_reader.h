@@ -10,23 +10,11 @@
 // (as with Breakpad's Windows dumper).
 #pragma once
 
-#include "symbol_writer/module.h"
-
-#include <cstdint>
-#include <functional>
-#include <llvm/ADT/ArrayRef.h>
-#include <string>
-#include <vector>
+#include "cfi/pe_unwind.h"
 
 namespace dumpsyms {
 
-// `size` bytes of the image at `rva`; empty when they are not in the file.
-using ImageBytes = std::function<llvm::ArrayRef<uint8_t>(uint32_t rva, uint32_t size)>;
-
-struct X64UnwindResult {
-  std::vector<CfiFrame> frames;      // in .pdata order, addresses are RVAs
-  std::vector<std::string> problems; // entries skipped, and why
-};
+using X64UnwindResult = PeUnwindResult;
 
 X64UnwindResult readX64Unwind(llvm::ArrayRef<uint8_t> pdata, const ImageBytes& bytes);
 

@@ -1,6 +1,6 @@
 #include "dump_flow/pe_only_flow.h"
 
-#include "cfi/x64_unwind_reader.h"
+#include "dump_flow/pe_unwind_rules.h"
 #include "dump_flow/windows_flow.h"
 #include "pdb/breakpad_pdb_names.h"
 #include "pdb/windows_names.h"
@@ -41,15 +41,8 @@ Expected<Module> dumpPeOnlyModule(const PeImage& pe, const Options& options,
       builder.addCodeSymbol({symbol.rva, 0, std::move(named.name), named.stack_parameter_size});
     }
   }
-  if (!options.no_cfi && pe.machine() == COFF::IMAGE_FILE_MACHINE_AMD64) {
-    X64UnwindResult unwind =
-        readX64Unwind(pe.exceptionDirectory(),
-                      [&pe](uint32_t rva, uint32_t size) { return pe.bytesAt(rva, size); });
-    for (std::string& problem : unwind.problems)
-      diagnostics.warn(pe.path() + ": " + problem);
-    for (CfiFrame& frame : unwind.frames)
-      builder.addCfiFrame(std::move(frame), CfiSource::EhFrame);
-  }
+  if (!options.no_cfi)
+    addPeUnwindRules(pe, builder, diagnostics);
   BuildOptions build_options;
   build_options.mark_multiple = options.mark_multiple;
   build_options.threads = options.jobs;
@@ -58,7 +51,7 @@ Expected<Module> dumpPeOnlyModule(const PeImage& pe, const Options& options,
   if (options.check_cfi && module.cfi_frames.empty())
     return createStringError(inconvertibleErrorCode(),
                              "%s: no STACK CFI records (--check-cfi): the PE alone has no x64 "
-                             "exception directory",
+                             "or ARM64 exception directory",
                              pe.path().c_str());
   return module;
 }

@@ -1,7 +1,7 @@
 #include "dump_flow/windows_flow.h"
 
-#include "cfi/x64_unwind_reader.h"
 #include "dump_flow/pe_only_flow.h"
+#include "dump_flow/pe_unwind_rules.h"
 #include "locate/pdb_locator.h"
 #include "object/elf_image.h"
 #include "pdb/breakpad_pdb_names.h"
@@ -336,9 +336,7 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
     if (module)
       diagnostics.warn(options.binary + ": " + inputs->pe_only_why +
                        ": written from the PE alone: MODULE, INFO, PUBLIC from its exports" +
-                       (inputs->pe->machine() == COFF::IMAGE_FILE_MACHINE_AMD64
-                            ? ", STACK CFI from .pdata"
-                            : "") +
+                       (peHasUnwindRules(*inputs->pe) ? ", STACK CFI from .pdata" : "") +
                        "; no FUNC, line or inline records");
     return module;
   }
@@ -349,7 +347,8 @@ Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, D
 
 Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& options,
                                Diagnostics& diagnostics) {
-  if (!pe && pdb.identity().machine == COFF::IMAGE_FILE_MACHINE_AMD64)
+  if (!pe && (pdb.identity().machine == COFF::IMAGE_FILE_MACHINE_AMD64 ||
+              pdb.identity().machine == COFF::IMAGE_FILE_MACHINE_ARM64))
     diagnostics.note(pdb.path() + ": no PE at hand (give the .exe/.dll, or put it beside the "
                                   "PDB): no INFO CODE_ID and no STACK CFI");
 
@@ -445,17 +444,14 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
       builder.addCodeSymbol({symbol.rva, 0, undecorateName(symbol.name, x86).name});
   }
 
-  if (!options.no_cfi && pe && pe->machine() == COFF::IMAGE_FILE_MACHINE_AMD64) {
-    X64UnwindResult unwind =
-        readX64Unwind(pe->exceptionDirectory(),
-                      [pe](uint32_t rva, uint32_t size) { return pe->bytesAt(rva, size); });
-    for (std::string& problem : unwind.problems)
-      diagnostics.warn(pe->path() + ": " + problem);
-    for (CfiFrame& frame : unwind.frames)
-      builder.addCfiFrame(std::move(frame), CfiSource::EhFrame);
-  }
-
   BuildOptions build_options;
+  if (!options.no_cfi && pe) {
+    addPeUnwindRules(*pe, builder, diagnostics);
+    // (The PDB's functions of an OMAP image are in its pre-rewrite
+    // layout, the PE's unwind data in the shipped one: no gaps between.)
+    if (!pdb.omap())
+      build_options.uncovered_function_rules = peLeafFunctionRules(*pe);
+  }
   // (Breakpad's Windows dumper marks every shared address; the readers'
   // own `multiple` says where.)
   build_options.mark_multiple = options.mark_multiple && !breakpad_names;

@@ -66,6 +66,12 @@ constexpr size_t kMaxPostfixLength = 4096;
 // UNWIND_INFO chains (UNW_FLAG_CHAININFO, or RUNTIME_FUNCTION chains):
 // compilers chain once or twice.
 constexpr int kMaxUnwindChain = 32;
+// ARM64 .xdata: epilogue scopes of one function (the header allows 65535;
+// compilers write one per return, a few dozen in the largest functions),
+// and the rows all its epilogues add (each instruction of each epilogue):
+// further epilogues keep the body's rules, as x64's always do.
+constexpr size_t kMaxArm64EpilogueScopes = 1024;
+constexpr size_t kMaxArm64EpilogueRows = 512;
 
 // --- Symbol files (symbol_writer/text_reader) ---
 

@@ -394,7 +394,7 @@ void ModuleBuilder::finishPublics(const BuildOptions& options) {
             [](const PublicSymbol& a, const PublicSymbol& b) { return a.address < b.address; });
 }
 
-void ModuleBuilder::finishCfi(BuildStats& stats) {
+void ModuleBuilder::finishCfi(const BuildOptions& options, BuildStats& stats) {
   std::stable_sort(
       frames_.begin(), frames_.end(), [](const SourcedFrame& a, const SourcedFrame& b) {
         return std::tie(a.source, a.frame.range.start) < std::tie(b.source, b.frame.range.start);
@@ -416,6 +416,11 @@ void ModuleBuilder::finishCfi(BuildStats& stats) {
     out.push_back(std::move(frame));
   }
   frames_.clear();
+  if (!options.uncovered_function_rules.empty())
+    for (const Function& function : module_.functions)
+      for (const AddressRange& range : function.ranges)
+        for (const AddressRange& gap : taken.gaps(range))
+          out.push_back({gap, options.uncovered_function_rules, {}});
   std::sort(out.begin(), out.end(),
             [](const CfiFrame& a, const CfiFrame& b) { return a.range.start < b.range.start; });
 }
@@ -469,7 +474,7 @@ Module ModuleBuilder::finish(const BuildOptions& options, BuildStats& stats) && 
   finishFunctions(options, stats);
   addFunctionsForUnclaimedLines(stats);
   finishPublics(options);
-  finishCfi(stats);
+  finishCfi(options, stats);
   renumberFilesAndOrigins();
   return std::move(module_);
 }

@@ -45,6 +45,11 @@ struct BuildOptions {
   // its entry), as Breakpad's Windows dump_syms writes them.
   bool publics_inside_functions = false;
   unsigned threads = 1; // to clip functions' lines (0: one per core)
+  // Rules for the parts of functions no CFI frame covers; empty: none.
+  // Windows on ARM64 gives leaf functions no unwind data, and the
+  // platform's unwinder then takes the return address from lr and leaves
+  // sp alone: its flow says so here.
+  std::vector<CfiRule> uncovered_function_rules;
 };
 
 // Counts of what finalization had to drop or repair, for warnings.
@@ -88,7 +93,7 @@ private:
   void finishFunctions(const BuildOptions& options, BuildStats& stats);
   void addFunctionsForUnclaimedLines(BuildStats& stats);
   void finishPublics(const BuildOptions& options);
-  void finishCfi(BuildStats& stats);
+  void finishCfi(const BuildOptions& options, BuildStats& stats);
   void renumberFilesAndOrigins();
 
   Module module_;

@@ -133,6 +133,22 @@ class ThreadState(Core):
         self.siginfo = None
 
 
+class ThreadStateArm64(Core):
+    """One arm64 thread's state as a debugger read it (x0-x30, sp, pc,
+    cpsr, and the stack from the stack pointer up), in place of a core."""
+
+    ORDER = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "cpsr")
+
+    def __init__(self, registers, stack_start, stack, tid=1000):
+        self.data = stack
+        self.is64 = True
+        self.machine = EM_AARCH64
+        self.threads = [{"tid": tid, "signal": 5, "regs": [registers.get(r, 0) for r in self.ORDER]}]
+        self.segments = [(stack_start, len(stack), 0, len(stack), 6)]
+        self.files = []
+        self.siginfo = None
+
+
 def context(core, thread, size=None):
     regs = thread["regs"]
     if core.machine == EM_386:

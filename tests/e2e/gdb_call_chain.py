@@ -1,17 +1,20 @@
 """Run inside gdb (gdb -batch -x gdb_call_chain.py --args pe_runner PE):
 steps the PE's code one instruction at a time from its entry point to its
-return, keeping the true call chain as the machine builds it (a call
-instruction pushes the address after it; the stack pointer moving above
-where it was pushed ends that frame). At
+return, keeping the true call chain as the machine builds it (x86: a call
+instruction pushes the address after it, the stack pointer moving above
+where it was pushed ends that frame; ARM64: bl/blr link the address after
+them, a return ends the frame). At
 the first visit of each instruction it records the thread's state: its
 registers and its stack from the stack pointer up, which a crash there
 would leave, and the return addresses of every caller, innermost first.
 To $CHAIN_OUT as JSON: {"states": [{"pc", "registers", "stack_start",
 "stack" (hex), "returns"}]}.
 
-$CHAIN_ENTRY: the PE's entry address. $CHAIN_REMOTE (host:port): the
-runner waits under qemu-i386's gdb stub instead (machines whose kernel runs
-no 32-bit x86 programs); gdb attaches there rather than starting it."""
+$CHAIN_ENTRY: the PE's entry address; $CHAIN_ARCH=arm64 for an ARM64 PE
+(the runner built for aarch64), x86 otherwise. $CHAIN_REMOTE (host:port):
+the runner waits under qemu-user's gdb stub instead (ARM64 always; x86 on
+machines whose kernel runs no 32-bit programs); gdb attaches there rather
+than starting it."""
 import json
 import os
 import time
@@ -47,7 +50,7 @@ def top_of_stack():
     if not remote:
         line = next(m for m in gdb.execute("info proc mappings", to_string=True).splitlines() if "[stack]" in m)
         return int(line.split()[1], 16)
-    page = (int(gdb.parse_and_eval("$esp")) & 0xffffffff) & ~0xfff
+    page = (int(gdb.parse_and_eval("$sp")) & ((1 << 64) - 1)) & ~0xfff
     for _ in range(1024):
         try:
             inferior.read_memory(page, 1)
@@ -60,35 +63,54 @@ def top_of_stack():
 stack_top = top_of_stack()
 
 
+ARM64 = os.environ.get("CHAIN_ARCH") == "arm64"
+if ARM64:
+    REGISTERS = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "cpsr")
+MASK = (1 << 64) - 1 if ARM64 else 0xffffffff
+
+
 def register(name):
-    return int(gdb.parse_and_eval(f"${name}")) & 0xffffffff
+    return int(gdb.parse_and_eval(f"${name}")) & MASK
 
 
 def word(address):
     return int.from_bytes(bytes(inferior.read_memory(address, 4)), "little")
 
 
-# The runner's call into the entry point is the outermost link.
-chain = [(word(register("esp")), register("esp"))]  # (return address, where it was pushed)
+# The runner's call into the entry point is the outermost link: x86 pushed
+# its return address, ARM64's is in the link register.
+if ARM64:
+    chain = [(register("x30"), None)]  # (return address, -)
+else:
+    chain = [(word(register("esp")), register("esp"))]  # (return address, where it was pushed)
 seen, states = set(), []
 architecture = gdb.selected_frame().architecture()
 for _ in range(20000):
-    pc, esp = register("eip"), register("esp")
-    # A frame is gone once the stack pointer is above its return address
-    # (a __stdcall callee's return pops its arguments too).
-    while chain and esp > chain[-1][1]:
+    pc, sp = (register("pc"), register("sp")) if ARM64 else (register("eip"), register("esp"))
+    # x86: a frame is gone once the stack pointer is above its return
+    # address (a __stdcall callee's return pops its arguments too).
+    while not ARM64 and chain and sp > chain[-1][1]:
         chain.pop()
     if not chain:
         break
     if pc not in seen:
         seen.add(pc)
-        start = (esp - 128) & ~15
+        start = (sp - 128) & ~15
         stack = bytes(inferior.read_memory(start, min(stack_top - start, 64 * 1024)))
         states.append({"pc": pc, "registers": {r: register(r) for r in REGISTERS}, "stack_start": start,
                        "stack": stack.hex(), "returns": [r for r, _ in reversed(chain)]})
     instruction = architecture.disassemble(pc)[0]
+    mnemonic = instruction["asm"].split()[0]
     gdb.execute("stepi", to_string=True)
-    if instruction["asm"].split()[0].startswith("call"):
+    if ARM64:
+        # bl/blr put the address after them in x30; a return ends the
+        # innermost frame (a tail call's b/br keeps it: the callee returns
+        # for both).
+        if mnemonic in ("bl", "blr", "blraa", "blrab", "blraaz", "blrabz"):
+            chain.append((pc + 4, None))
+        elif mnemonic.startswith("ret"):
+            chain.pop()
+    elif mnemonic.startswith("call"):
         # A call pushed the address of the instruction after it.
         chain.append((pc + instruction["length"], register("esp")))
 with open(os.environ["CHAIN_OUT"], "w") as fh:

@@ -157,3 +157,22 @@ def unwind_tables(binary):
                 registers[name] = location
             current[3].append((int(m.group(1), 16), cfa, registers))
     return fdes
+
+
+def pe_runtime_functions(pe, base):
+    """[(start RVA, end RVA)] of a PE's exception directory as `llvm-readobj
+    --unwind` decodes it: x64 RUNTIME_FUNCTIONs (start and end) and ARM64
+    entries (start and FunctionLength, packed or .xdata)."""
+    out = run([f"{LLVM}/llvm-readobj", "--unwind", pe])
+    if "COFF-ARM64" in out:
+        functions = []
+        for block in out.split("RuntimeFunction {")[1:]:
+            start = re.search(r"Function: (?:.*\()?(0x[0-9A-Fa-f]+)", block)
+            length = re.search(r"FunctionLength: (\d+)", block)
+            if start and length:
+                functions.append((int(start.group(1), 16) - base, int(start.group(1), 16) - base +
+                                  int(length.group(1))))
+        return sorted(functions)
+    starts = [int(v, 16) - base for v in re.findall(r"StartAddress: .*\((0x[0-9A-F]+)\)", out)]
+    ends = [int(v, 16) - base for v in re.findall(r"EndAddress: .*\((0x[0-9A-F]+)\)", out)]
+    return sorted(zip(starts, ends))

@@ -39,10 +39,13 @@ def variants():
                     "nodebug_sources": ["nodebug.c"],
                     "flags": ["-O2", "-fno-exceptions", "-fno-rtti", "-DSHAPES_ENTRY=shapes_entry"],
                     "link": ["/dll", "/noentry", "/export:entry", "/export:shapes_entry"], "ext": "dll"})
-    # Windows on ARM64: functions, lines, inlines, publics (no unwind rules yet).
-    for source, tag, extra in (("app.c", "app", []), ("shapes.cpp", "shapes", ["-fno-exceptions", "-fno-rtti"])):
-        out.append({"name": f"{tag}.arm64.O2", "cpu": "arm64", "sources": [source], "flags": ["-O2", *extra],
-                    "link": [], "ext": "exe"})
+    # Windows on ARM64: functions, lines, inlines, publics, and STACK CFI
+    # from .pdata (frames.c: the frame shapes its unwind codes describe).
+    for source, tag, extra in (("app.c", "app", []), ("shapes.cpp", "shapes", ["-fno-exceptions", "-fno-rtti"]),
+                               ("frames.c", "frames", [])):
+        for opt in ("O0", "O2"):
+            out.append({"name": f"{tag}.arm64.{opt}", "cpu": "arm64", "sources": [source],
+                        "flags": [f"-{opt}", *extra], "link": [], "ext": "exe"})
     # The PDB path recorded as on a Windows build machine: found beside the
     # PE or in a DEBUG_DIR, never at the recorded path.
     out.append({"name": "alt.x86_64.O2", "cpu": "x86_64", "sources": ["app.c"], "flags": ["-O2"],

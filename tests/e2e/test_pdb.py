@@ -343,8 +343,21 @@ def check_fixture(args, report, fixture, totals):
             report.fail(f"{name}: {len(ours)} STACK WIN records for {len(fpo_entries(pdb))} FrameData rows")
         if not x86 and sym.stack_win:
             report.fail(f"{name}: STACK WIN in a {fixture['cpu']} module")
-        if fixture["cpu"] == "arm64" and sym.cfi:
-            report.fail(f"{name}: STACK CFI for arm64, which the reader does not know")
+        if fixture["cpu"] == "arm64":
+            # One STACK CFI INIT per function llvm-readobj decodes from
+            # .pdata (test_arm64_pdata walks them against the machine).
+            # The rest of each FUNC (leaf functions, which .pdata leaves
+            # out) gets Windows' leaf rule: return through lr.
+            functions = oracles.pe_runtime_functions(image, headers["image_base"])
+            leaf = {".cfa": ["sp", "0", "+"], ".ra": ["x30"]}
+            inits = sorted((g.address, g.address + g.size) for g in sym.cfi
+                           if not (g.initial == leaf and not g.changes and
+                                   (g.address, g.address + g.size) not in functions))
+            covered = sorted((g.address, g.address + g.size) for g in sym.cfi)
+            uncovered = [f for f in sym.funcs if not any(a <= f.address < b for a, b in covered)]
+            if not inits or inits != functions or uncovered:
+                report.fail(f"{name}: STACK CFI INIT ranges {inits[:4]} != llvm-readobj's functions "
+                            f"{functions[:4]}, or FUNCs without rules: {uncovered[:3]}")
 
         # STACK CFI against llvm-readobj --unwind.
         if fixture["cpu"] == "x86_64":

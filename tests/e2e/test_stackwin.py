@@ -19,16 +19,15 @@ FrameData does not describe) are counted apart."""
 import json
 import os
 import shutil
-import struct
 import subprocess
 import tempfile
 from collections import Counter
 
 import core_to_minidump
-from common import Report, arguments, free_port, runs_here
+from common import Report, arguments, runs_here
+from pe_runs import RUNNER_SOURCE, elf_extent, elf_segments, pe_facts, pe_sections, record_chain
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUNNER_SOURCE = os.path.join(HERE, "..", "..", "fixtures", "pdb", "pe_runner.c")
 WINDOWS_NT = 2
 EXCEPTION_SINGLE_STEP = 0x80000004
 
@@ -36,57 +35,6 @@ EXCEPTION_SINGLE_STEP = 0x80000004
 def sh(*argv, **kw):
     kw.setdefault("timeout", 300)
     return subprocess.run(list(argv), capture_output=True, text=True, **kw)
-
-
-def pe_facts(path):
-    """(image base, size of image, entry RVA, CodeView RSDS record) of a PE."""
-    data = open(path, "rb").read()
-    pe, = struct.unpack_from("<I", data, 0x3c)
-    optional = pe + 24
-    entry, = struct.unpack_from("<I", data, optional + 16)
-    base, = struct.unpack_from("<I", data, optional + 28)
-    size, = struct.unpack_from("<I", data, optional + 56)
-    at = data.find(b"RSDS")
-    record = data[at:data.index(b"\0", at + 24) + 1]
-    return base, size, entry, record
-
-
-def pe_sections(path, base):
-    """(address, size, PAGE_* protection) of a PE's headers and sections."""
-    data = open(path, "rb").read()
-    pe, = struct.unpack_from("<I", data, 0x3c)
-    count, optional_size = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
-    table = pe + 24 + optional_size
-    out = [(base, 0x1000, 0x02)]  # the headers: PAGE_READONLY
-    for i in range(count):
-        size, address = struct.unpack_from("<II", data, table + 40 * i + 8)
-        characteristics, = struct.unpack_from("<I", data, table + 40 * i + 36)
-        protect = 0x20 if characteristics & 0x20000000 else 0x04  # PAGE_EXECUTE_READ / PAGE_READWRITE
-        out.append((base + address, (size + 0xfff) & ~0xfff, protect))
-    return out
-
-
-def elf_segments(path):
-    """(address, size, PAGE_* protection) of an ELF executable's PT_LOAD segments."""
-    out = []
-    for line in sh("readelf", "-lW", path).stdout.splitlines():
-        parts = line.split()
-        if parts and parts[0] == "LOAD":
-            vaddr, memsz = int(parts[2], 16) & ~0xfff, int(parts[5], 16) + (int(parts[2], 16) & 0xfff)
-            out.append((vaddr, (memsz + 0xfff) & ~0xfff, 0x20 if "E" in parts[6:-1] else 0x04))
-    return out
-
-
-def elf_extent(path):
-    """(lowest address, size) of an ELF executable's PT_LOAD segments, by readelf."""
-    low, high = None, 0
-    for line in sh("readelf", "-lW", path).stdout.splitlines():
-        parts = line.split()
-        if parts and parts[0] == "LOAD":
-            vaddr, memsz = int(parts[2], 16), int(parts[5], 16)
-            low = vaddr if low is None else min(low, vaddr)
-            high = max(high, vaddr + memsz)
-    return low, high - low
 
 
 EPILOGUE = ("pop", "leave", "ret")
@@ -116,26 +64,6 @@ def epilogue_addresses(exe):
     return out
 
 
-def record_chain(runner, exe, entry, chain_json, native):
-    """gdb steps the PE's run and writes its states to chain_json: the
-    runner started by gdb where the kernel runs it, else under qemu-i386,
-    which emulates the same instructions, with gdb on its stub."""
-    command = ["gdb", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-x",
-               os.path.join(HERE, "gdb_call_chain.py")]
-    env = dict(os.environ, CHAIN_ENTRY=f"{entry:x}", CHAIN_OUT=chain_json)
-    if native:
-        sh(*command, "--args", runner, exe, env=env)
-        return
-    port = free_port()
-    qemu = subprocess.Popen(["qemu-i386", "-g", str(port), runner, exe], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        sh(*command, runner, env=dict(env, CHAIN_REMOTE=f"127.0.0.1:{port}"))
-    finally:
-        qemu.kill()
-        qemu.wait()
-
-
 def walk(args, store, dump, breakpad):
     p = sh(args.symtool, "stackwalk", "--store", store, "--json", *(["--breakpad-walk"] if breakpad else []),
            dump)
@@ -145,7 +73,9 @@ def walk(args, store, dump, breakpad):
 
 
 def main():
-    args = arguments(lambda p: p.add_argument("--symtool", required=True))
+    args = arguments(lambda p: (p.add_argument("--symtool", required=True),
+                                p.add_argument("--every", type=int, default=1,
+                                               help="walk every Nth state only (the sanitizer tree)")))
     report = Report("x86 STACK WIN walks")
     tmp = tempfile.mkdtemp()
     try:
@@ -175,7 +105,7 @@ def main():
             epilogues = epilogue_addresses(exe)
             base, size, entry, record = pe_facts(exe)
             chain_json = os.path.join(tmp, variant + ".json")
-            record_chain(runner, exe, base + entry, chain_json, native)
+            record_chain(runner, exe, base + entry, chain_json, qemu=None if native else "qemu-i386")
             if not os.path.exists(chain_json):
                 report.fail(f"{variant}: gdb recorded no states")
                 continue
@@ -187,6 +117,8 @@ def main():
             problems = []
             in_epilogue = right_in_epilogue = breakpad_wrong = 0
             for i, state in enumerate(states):
+                if i % args.every:
+                    continue
                 process = core_to_minidump.ThreadState(state["registers"], state["stack_start"],
                                                        bytes.fromhex(state["stack"]))
                 dump = os.path.join(tmp, f"{variant}.{i}.dmp")
@@ -236,6 +168,8 @@ def main():
             report.note(f"{variant}: {len(states)} instructions, {len(problems)} walks wrong "
                         f"({breakpad_wrong} by Breakpad's rules); {in_epilogue} in epilogues, "
                         f"{right_in_epilogue} of them walked right anyway")
+        if args.every > 1:
+            report.note(f"every {args.every}th state walked (--every)")
         report.note(f"{states_walked} thread states, {frames_checked} frames equal the machine's; callers "
                     f"found by: ours {dict(totals[False])}, Breakpad's rules {dict(totals[True])}")
     finally:

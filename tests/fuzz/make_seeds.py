@@ -131,7 +131,8 @@ def windows_builds(tmp):
     """{name: (image bytes, pdb bytes)} of a few PDB fixtures' builds."""
     clang, lld_link = "/usr/lib/llvm-19/bin/clang", "/usr/lib/llvm-19/bin/lld-link"
     builds = {"shapes.x86_64.O2": ("x86_64", "shapes.cpp", ["-O2", "-fno-exceptions", "-fno-rtti"]),
-              "app.x86.O2.nofp": ("i686", "app.c", ["-O2", "-fomit-frame-pointer"])}
+              "app.x86.O2.nofp": ("i686", "app.c", ["-O2", "-fomit-frame-pointer"]),
+              "shapes.arm64.O2": ("aarch64", "shapes.cpp", ["-O2", "-fno-exceptions", "-fno-rtti"])}
     out = {}
     for name, (cpu, source, flags) in builds.items():
         obj, image, pdb = (os.path.join(tmp, name + ext) for ext in (".obj", ".exe", ".pdb"))

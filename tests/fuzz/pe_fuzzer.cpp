@@ -1,6 +1,6 @@
 // PE/COFF bytes from memory: the header check, LLVM's COFF reader, the
 // CodeView record (the identity symstore files a PE under, and the places
-// its PDB is looked for) and the x64 exception directory (.pdata/.xdata)
+// its PDB is looked for) and the x64 and ARM64 exception directories (.pdata/.xdata)
 // as STACK CFI, and the whole PE-only dump (exports as PUBLIC, the unwind
 // data as STACK CFI) dump_syms makes of a PE without its PDB, written.
 // A PDB appended to the PE (from the MSF signature on) is

@@ -1,0 +1,27 @@
+// STACK CFI from a PE's exception directory, by its machine: x64's
+// UNWIND_INFO and ARM64's packed and .xdata unwind codes. x86 PEs have
+// none (their frames are the PDB's FrameData: STACK WIN).
+#pragma once
+
+#include "symbol_writer/module_builder.h"
+
+namespace dumpsyms {
+
+class Diagnostics;
+class PeImage;
+
+// Adds the frames to `builder`; entries that cannot be read are warnings.
+void addPeUnwindRules(const PeImage& pe, ModuleBuilder& builder, Diagnostics& diagnostics);
+
+// Whether `pe` has a machine whose exception directory gives STACK CFI.
+bool peHasUnwindRules(const PeImage& pe);
+
+// The rules of a function the exception directory leaves out, where the
+// platform says what they are: on ARM64 only leaf functions have no entry,
+// and Windows' unwinder returns through lr with sp unchanged there (the
+// caller's frame cannot be found otherwise: lr is not on the stack). Empty
+// elsewhere (x64's leaves return through [rsp], which Breakpad's x64 walker
+// finds on its own; x86 has STACK WIN).
+std::vector<CfiRule> peLeafFunctionRules(const PeImage& pe);
+
+} // namespace dumpsyms
