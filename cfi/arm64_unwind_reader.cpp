@@ -158,6 +158,13 @@ std::optional<std::vector<Step>> decodeCodes(llvm::ArrayRef<uint8_t> codes, std:
                                                  : "reserved");
       return std::nullopt;
     }
+    if (step.kind == Step::SaveIntegers &&
+        (step.first > kLinkRegister ||
+         (step.second != kNoRegister && step.second > kLinkRegister))) {
+      problem = fmt::format("unwind code {:#04x} saves x{}, past x30", b0,
+                            step.second != kNoRegister ? step.second : step.first);
+      return std::nullopt;
+    }
     step.byte_index = at;
     steps.push_back(step);
     at += length;

@@ -219,24 +219,27 @@ TEST(Arm64UnwindReader, SaveNextAndFragments) {
 
 TEST(Arm64UnwindReader, BadEntriesAreSkippedWithAReason) {
   Image image;
-  xdata(image, 0x2000, 0x40, {}, {0xe9, 0xe4});      // a machine frame
-  xdata(image, 0x2100, 0x40, {}, {0xe6, 0xe4});      // save_next with nothing before
-  image.put32(0x2200, 0x10 | 1u << 18 | 1u << 27);   // version 1
-  image.put32(0x3ff8, 0x10 | 4u << 27);              // codes past the image
-  xdata(image, 0x2300, 0x40, {{0x3c, 200}}, {0xe4}); // an epilogue naming no code
+  xdata(image, 0x2000, 0x40, {}, {0xe9, 0xe4});       // a machine frame
+  xdata(image, 0x2100, 0x40, {}, {0xe6, 0xe4});       // save_next with nothing before
+  image.put32(0x2200, 0x10 | 1u << 18 | 1u << 27);    // version 1
+  image.put32(0x3ff8, 0x10 | 4u << 27);               // codes past the image
+  xdata(image, 0x2300, 0x40, {{0x3c, 200}}, {0xe4});  // an epilogue naming no code
+  xdata(image, 0x2400, 0x40, {}, {0xcb, 0xc0, 0xe4}); // save_regp of x34, x35
   PeUnwindResult result = readArm64Unwind(pdata({{0x1000, 0x2000},
                                                  {0x1100, 0x2100},
                                                  {0x1200, 0x2200},
                                                  {0x1300, 0x3ff8},
                                                  {0x1400, 0x3},
-                                                 {0x1500, 0x2300}}),
+                                                 {0x1500, 0x2300},
+                                                 {0x1600, 0x2400}}),
                                           image.reader());
-  ASSERT_EQ(result.problems.size(), 5u);
+  ASSERT_EQ(result.problems.size(), 6u);
   EXPECT_NE(result.problems[0].find("custom stack"), std::string::npos);
   EXPECT_NE(result.problems[1].find("save_next"), std::string::npos);
   EXPECT_NE(result.problems[2].find("version 1"), std::string::npos);
   EXPECT_NE(result.problems[3].find("runs past"), std::string::npos);
   EXPECT_NE(result.problems[4].find("reserved flag"), std::string::npos);
+  EXPECT_NE(result.problems[5].find("past x30"), std::string::npos) << result.problems[5];
   ASSERT_EQ(result.frames.size(), 1u); // the last: its epilogue is left to the body's rules
   EXPECT_EQ(unwind(result, 0x153c, {{"sp", S}, {"x30", LR}})["pc"], LR);
 }
