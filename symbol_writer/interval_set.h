@@ -3,10 +3,7 @@
 
 #include "symbol_writer/module.h"
 
-#include <algorithm>
-#include <iterator>
 #include <map>
-#include <vector>
 
 namespace dumpsyms {
 
@@ -21,22 +18,6 @@ public:
   }
   // Callers insert only ranges that do not overlap the set.
   void insert(const AddressRange& range) { starts_.emplace(range.start, range.end); }
-  // The parts of `range` the set does not cover, ascending.
-  std::vector<AddressRange> gaps(const AddressRange& range) const {
-    std::vector<AddressRange> out;
-    uint64_t at = range.start;
-    auto next = starts_.upper_bound(range.start);
-    if (next != starts_.begin() && std::prev(next)->second > at)
-      at = std::prev(next)->second;
-    for (; next != starts_.end() && next->first < range.end && at < range.end; ++next) {
-      if (next->first > at)
-        out.push_back({at, next->first});
-      at = std::max(at, next->second);
-    }
-    if (at < range.end)
-      out.push_back({at, range.end});
-    return out;
-  }
 
 private:
   std::map<uint64_t, uint64_t> starts_; // start -> end

@@ -13,10 +13,13 @@ namespace dumpsyms {
 
 namespace {
 
-// Sorted, non-overlapping ranges of every function, for "is this address
-// covered by a FUNC" questions.
+// Sorted ranges (of every function, or every CFI frame), for "is this
+// address covered" questions.
 class CoverageIndex {
 public:
+  explicit CoverageIndex(std::vector<AddressRange> ranges) : ranges_(std::move(ranges)) {
+    std::sort(ranges_.begin(), ranges_.end());
+  }
   explicit CoverageIndex(const std::vector<Function>& functions) {
     for (const Function& function : functions)
       for (const AddressRange& range : function.ranges)
@@ -30,7 +33,7 @@ public:
     return it != ranges_.begin() && std::prev(it)->contains(address);
   }
 
-  // The parts of `range` that no function covers, ascending.
+  // The parts of `range` that no range covers, ascending.
   std::vector<AddressRange> subtractFrom(AddressRange range) const {
     std::vector<AddressRange> out;
     auto it = std::upper_bound(ranges_.begin(), ranges_.end(), range.start,
@@ -416,11 +419,16 @@ void ModuleBuilder::finishCfi(const BuildOptions& options, BuildStats& stats) {
     out.push_back(std::move(frame));
   }
   frames_.clear();
-  if (!options.uncovered_function_rules.empty())
+  if (!options.uncovered_function_rules.empty()) {
+    std::vector<AddressRange> framed;
+    for (const CfiFrame& frame : out)
+      framed.push_back(frame.range);
+    CoverageIndex covered(std::move(framed));
     for (const Function& function : module_.functions)
       for (const AddressRange& range : function.ranges)
-        for (const AddressRange& gap : taken.gaps(range))
+        for (const AddressRange& gap : covered.subtractFrom(range))
           out.push_back({gap, options.uncovered_function_rules, {}});
+  }
   std::sort(out.begin(), out.end(),
             [](const CfiFrame& a, const CfiFrame& b) { return a.range.start < b.range.start; });
 }

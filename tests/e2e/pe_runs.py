@@ -6,6 +6,7 @@ import os
 import struct
 import subprocess
 
+import core_to_minidump
 from common import free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -90,3 +91,20 @@ def record_chain(runner, exe, entry, chain_json, qemu=None, gdb="gdb", arch="x86
     finally:
         process.kill()
         process.wait()
+
+
+WINDOWS_NT = 2
+EXCEPTION_SINGLE_STEP = 0x80000004
+
+
+def write_state_dump(path, state, modules, memory):
+    """One recorded state (gdb_call_chain.py's) as a Windows minidump, as a
+    crash at that instruction would leave it: its thread (x86 or arm64, by
+    its registers), its stack from the stack pointer up, `modules` [(base,
+    size, name, CodeView record)] and `memory` [(base, size, PAGE_*)]."""
+    kind = core_to_minidump.ThreadStateArm64 if "x30" in state["registers"] else core_to_minidump.ThreadState
+    thread = kind(state["registers"], state["stack_start"], bytes.fromhex(state["stack"]))
+    stack = (state["stack_start"], len(state["stack"]) // 2, 0x04)
+    with open(path, "wb") as fh:
+        fh.write(core_to_minidump.convert(thread, modules=modules, platform=WINDOWS_NT,
+                                          exception_code=EXCEPTION_SINGLE_STEP, memory_info=memory + [stack]))

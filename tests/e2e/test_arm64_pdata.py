@@ -21,10 +21,9 @@ from collections import Counter
 
 import core_to_minidump
 from common import Report, arguments
-from pe_runs import RUNNER_SOURCE, elf_extent, elf_segments, pe_facts, pe_sections, record_chain, sh
+from pe_runs import (RUNNER_SOURCE, elf_extent, elf_segments, pe_facts, pe_sections, record_chain, sh,
+                     write_state_dump)
 
-WINDOWS_NT = 2
-EXCEPTION_SINGLE_STEP = 0x80000004
 RUNNER_COMPILER = "aarch64-linux-gnu-gcc"
 
 
@@ -92,14 +91,8 @@ def run(args, report, tmp):
         for i, state in enumerate(states):
             if i % args.every:
                 continue
-            thread = core_to_minidump.ThreadStateArm64(state["registers"], state["stack_start"],
-                                                       bytes.fromhex(state["stack"]))
             dump = os.path.join(tmp, f"{variant}.{i}.dmp")
-            with open(dump, "wb") as fh:
-                stack = (state["stack_start"], len(state["stack"]) // 2, 0x04)
-                fh.write(core_to_minidump.convert(thread, modules=modules, platform=WINDOWS_NT,
-                                                  exception_code=EXCEPTION_SINGLE_STEP,
-                                                  memory_info=memory + [stack]))
+            write_state_dump(dump, state, modules, memory)
             want = [state["pc"]] + state["returns"]
             walked = walk(args, store, dump)
             os.unlink(dump)

@@ -25,11 +25,10 @@ from collections import Counter
 
 import core_to_minidump
 from common import Report, arguments, runs_here
-from pe_runs import RUNNER_SOURCE, elf_extent, elf_segments, pe_facts, pe_sections, record_chain
+from pe_runs import (RUNNER_SOURCE, elf_extent, elf_segments, pe_facts, pe_sections, record_chain,
+                     write_state_dump)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WINDOWS_NT = 2
-EXCEPTION_SINGLE_STEP = 0x80000004
 
 
 def sh(*argv, **kw):
@@ -119,14 +118,8 @@ def main():
             for i, state in enumerate(states):
                 if i % args.every:
                     continue
-                process = core_to_minidump.ThreadState(state["registers"], state["stack_start"],
-                                                       bytes.fromhex(state["stack"]))
                 dump = os.path.join(tmp, f"{variant}.{i}.dmp")
-                with open(dump, "wb") as fh:
-                    stack = (state["stack_start"], len(state["stack"]) // 2, 0x04)
-                    fh.write(core_to_minidump.convert(process, modules=modules, platform=WINDOWS_NT,
-                                                      exception_code=EXCEPTION_SINGLE_STEP,
-                                                      memory_info=memory + [stack]))
+                write_state_dump(dump, state, modules, memory)
                 want = [state["pc"]] + state["returns"]
                 if state["pc"] in epilogues:
                     walked = walk(args, store, dump, False)

@@ -4,8 +4,7 @@
 // fragments, and bad records; checked by unwinding made-up stacks with the
 // postfix evaluator the stack walker uses.
 #include "cfi/arm64_unwind_reader.h"
-#include "cfi/postfix_evaluator.h"
-#include "cfi/register_names.h"
+#include "tests/support/pe_unwind_eval.h"
 
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/ELF.h>
@@ -13,21 +12,10 @@
 namespace dumpsyms {
 namespace {
 
-struct Image {
-  std::vector<uint8_t> bytes = std::vector<uint8_t>(0x4000, 0);
-  void put32(uint32_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-      bytes[at + i] = uint8_t(v >> (8 * i));
-  }
+// A made-up image, with the byte runs of .xdata records.
+struct Image : test_support::PeImageBytes {
   void put(uint32_t at, const std::vector<uint8_t>& data) {
     std::copy(data.begin(), data.end(), bytes.begin() + at);
-  }
-  ImageBytes reader() const {
-    return [this](uint32_t rva, uint32_t size) -> llvm::ArrayRef<uint8_t> {
-      if (uint64_t(rva) + size > bytes.size())
-        return {};
-      return llvm::ArrayRef<uint8_t>(bytes).slice(rva, size);
-    };
   }
 };
 
@@ -63,14 +51,7 @@ std::optional<uint64_t> memory(uint64_t address) {
 }
 
 RegisterValues unwind(const PeUnwindResult& result, uint64_t rva, const RegisterValues& callee) {
-  auto registers = RegisterNames::forMachine(llvm::ELF::EM_AARCH64, true);
-  for (const CfiFrame& frame : result.frames)
-    if (frame.range.contains(rva)) {
-      auto caller = recoverCallerRegisters(cfiRulesAt(frame, rva), callee, *registers,
-                                           llvm::ELF::EM_AARCH64, memory);
-      return caller.value_or(RegisterValues{});
-    }
-  return {};
+  return test_support::unwindPeFrames(result, rva, callee, llvm::ELF::EM_AARCH64, memory);
 }
 
 constexpr uint64_t S = 0x9000; // sp on entry

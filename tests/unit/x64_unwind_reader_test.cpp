@@ -2,9 +2,8 @@
 // Microsoft's description of the format: every operation, chained entries
 // and trap frames, checked by unwinding made-up stacks with the postfix
 // evaluator the stack walker uses.
-#include "cfi/postfix_evaluator.h"
-#include "cfi/register_names.h"
 #include "cfi/x64_unwind_reader.h"
+#include "tests/support/pe_unwind_eval.h"
 
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/ELF.h>
@@ -12,25 +11,7 @@
 namespace dumpsyms {
 namespace {
 
-// A made-up image: bytes at RVAs.
-struct Image {
-  std::vector<uint8_t> bytes = std::vector<uint8_t>(0x4000, 0);
-  void put16(uint32_t at, uint16_t v) {
-    bytes[at] = uint8_t(v);
-    bytes[at + 1] = uint8_t(v >> 8);
-  }
-  void put32(uint32_t at, uint32_t v) {
-    put16(at, uint16_t(v));
-    put16(at + 2, uint16_t(v >> 16));
-  }
-  ImageBytes reader() const {
-    return [this](uint32_t rva, uint32_t size) -> llvm::ArrayRef<uint8_t> {
-      if (uint64_t(rva) + size > bytes.size())
-        return {};
-      return llvm::ArrayRef<uint8_t>(bytes).slice(rva, size);
-    };
-  }
-};
+using Image = test_support::PeImageBytes;
 
 // One unwind code slot: (prologue offset, operation | info << 4), or a raw
 // operand slot.
@@ -74,14 +55,7 @@ std::optional<uint64_t> memory(uint64_t address) {
 }
 
 RegisterValues unwind(const X64UnwindResult& result, uint64_t rva, const RegisterValues& callee) {
-  auto registers = RegisterNames::forMachine(llvm::ELF::EM_X86_64, true);
-  for (const CfiFrame& frame : result.frames)
-    if (frame.range.contains(rva)) {
-      auto caller = recoverCallerRegisters(cfiRulesAt(frame, rva), callee, *registers,
-                                           llvm::ELF::EM_X86_64, memory);
-      return caller.value_or(RegisterValues{});
-    }
-  return {};
+  return test_support::unwindPeFrames(result, rva, callee, llvm::ELF::EM_X86_64, memory);
 }
 
 // push rbp; sub rsp, 64; lea rbp, [rsp+32]; mov [rsp], rbx — entered with
