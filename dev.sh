@@ -43,6 +43,11 @@ PACKAGES=(
   # PDBs from Windows symbol servers: .pd_/.dl_ CAB files (gcab makes the
   # tests' own)
   libmspack-dev gcab
+  # Windows built by MinGW-w64 (PE with DWARF): GCC's cross compilers, Rust's
+  # *-pc-windows-gnu standard library; and each language's names (rustc, gdc,
+  # gfortran, golang-go build the fixtures whose functions the tests name)
+  gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686
+  rustc libstd-rust-dev-windows gdc gfortran golang-go
   # Mach-O fixtures: ld64.lld-19 (lld-19), dsymutil-19 and llvm-lipo-19 (llvm-19)
   # the Debian package: Depends by dpkg-shlibdeps, checked by lintian, its
   # man pages read by man
