@@ -24,7 +24,11 @@ struct Step {
     SaveFloats,   // sp -= size, then d-registers at [sp + offset]: only sp matters
     SetFrame,     // x29 = sp + offset
     Nothing,      // an instruction that leaves the frame alone (nop, pacibsp)
-    SaveNext,     // the next pair after the previous save (resolved when decoded)
+    // MSFT_OP_CLEAR_UNWOUND_TO_CALL: the caller's pc is lr as it stands
+    // here (Windows' unwinder takes it when it meets the code, and the
+    // codes that run before it in the prologue cannot change it).
+    ClearUnwoundToCall,
+    SaveNext, // the next pair after the previous save (resolved when decoded)
     End,
     EndChained,
   } kind = Nothing;
@@ -69,19 +73,59 @@ Step marker(Step::Kind kind) {
   return step;
 }
 
+// How many bytes the code that starts with `b0` takes, by the table of
+// Microsoft's "ARM64 exception handling" (the first byte alone says it,
+// reserved codes included: 0xf8-0xfb carry one to four bytes more).
+size_t codeLength(uint8_t b0) {
+  if (b0 < 0xc0)
+    return 1;
+  if (b0 < 0xe0) // alloc_m to save_freg_x, and alloc_z
+    return 2;
+  switch (b0) {
+  case 0xe0: // alloc_l
+    return 4;
+  case 0xe2: // add_fp
+    return 2;
+  case 0xe7: // save_any_reg, save_zreg, save_preg
+    return 3;
+  case 0xf8:
+  case 0xf9:
+  case 0xfa:
+  case 0xfb:
+    return size_t(b0 - 0xf8) + 2;
+  default: // set_fp, nop, end, end_c, save_next, the custom stacks, pac_sign_lr
+    return 1;
+  }
+}
+
+// The custom stacks of 0xe8-0xeb: the caller's registers come from a
+// record the code points at (a trap frame, a machine frame, a whole
+// CONTEXT), which no STACK CFI rule can load.
+const char* customStackName(uint8_t b0) {
+  switch (b0) {
+  case 0xe8:
+    return "MSFT_OP_TRAP_FRAME";
+  case 0xe9:
+    return "MSFT_OP_MACHINE_FRAME";
+  case 0xea:
+    return "MSFT_OP_CONTEXT";
+  case 0xeb:
+    return "MSFT_OP_EC_CONTEXT";
+  default:
+    return nullptr;
+  }
+}
+
 // The unwind codes, one Step each, in the order they are stored (a
 // prologue's backwards, an epilogue's forwards). nullopt with `problem`
-// for codes no STACK CFI can express or that run past the bytes.
-std::optional<std::vector<Step>> decodeCodes(llvm::ArrayRef<uint8_t> codes, std::string& problem) {
+// for codes no STACK CFI can express or that run past the bytes; codes
+// skipped as the format allows (reserved ones) are said in `notes`.
+std::optional<std::vector<Step>> decodeCodes(llvm::ArrayRef<uint8_t> codes, std::string& problem,
+                                             std::vector<std::string>& notes) {
   std::vector<Step> steps;
   for (size_t at = 0; at < codes.size();) {
     uint8_t b0 = codes[at];
-    size_t length = b0 < 0xc0    ? 1
-                    : b0 < 0xe0  ? 2
-                    : b0 == 0xe0 ? 4
-                    : b0 == 0xe2 ? 2
-                    : b0 == 0xe7 ? 3
-                                 : 1;
+    size_t length = codeLength(b0);
     if (at + length > codes.size()) {
       problem = fmt::format("unwind code {:#04x} runs past the code words", b0);
       return std::nullopt;
@@ -91,6 +135,13 @@ std::optional<std::vector<Step>> decodeCodes(llvm::ArrayRef<uint8_t> codes, std:
     // The register index in the two-byte saves: bits 0-1 (or 0) of the
     // first byte above bits 6-7 (or 5-7) of the second.
     uint8_t x2 = uint8_t((b0 & 3) << 2 | b1 >> 6), x1 = uint8_t((b0 & 1) << 2 | b1 >> 6);
+    // A reserved code still stands for one instruction: it keeps its place
+    // and changes nothing we could say.
+    auto skipReserved = [&](const char* what) {
+      notes.push_back(fmt::format("unwind code {:#04x} is {}: skipped ({} byte{})", b0, what,
+                                  length, length > 1 ? "s" : ""));
+      return marker(Step::Nothing);
+    };
     Step step;
     if (b0 < 0x20) // alloc_s
       step = allocate((b0 & 0x1f) * 16u);
@@ -122,13 +173,19 @@ std::optional<std::vector<Step>> decodeCodes(llvm::ArrayRef<uint8_t> codes, std:
       step = save(Step::SaveFloats, uint8_t(8 + x1), kNoRegister, (b1 & 0x3f) * 8u, 0);
     else if (b0 == 0xde) // save_freg_x
       step = save(Step::SaveFloats, uint8_t(8 + (b1 >> 5)), kNoRegister, 0, ((b1 & 0x1f) + 1) * 8u);
-    else if (b0 == 0xe0) // alloc_l
+    else if (b0 == 0xdf) { // alloc_z: sp moves by a multiple of the SVE vector length
+      problem = "unwind code 0xdf (alloc_z) moves sp by a multiple of the SVE vector length, "
+                "which no STACK CFI rule can know";
+      return std::nullopt;
+    } else if (b0 == 0xe0) // alloc_l
       step = allocate((uint32_t(b1) << 16 | uint32_t(codes[at + 2]) << 8 | codes[at + 3]) * 16u);
     else if (b0 == 0xe1) // set_fp
       step = setFrame(0);
     else if (b0 == 0xe2) // add_fp
       step = setFrame(b1 * 8u);
-    else if (b0 == 0xe3 || b0 == 0xfc) // nop; pac_sign_lr (the walker strips the signature)
+    else if (b0 == 0xe3) // nop
+      step = marker(Step::Nothing);
+    else if (b0 == 0xfc) // pac_sign_lr: lr is signed from here on; the walker strips it
       step = marker(Step::Nothing);
     else if (b0 == 0xe4)
       step = marker(Step::End);
@@ -136,7 +193,13 @@ std::optional<std::vector<Step>> decodeCodes(llvm::ArrayRef<uint8_t> codes, std:
       step = marker(Step::EndChained);
     else if (b0 == 0xe6)
       step = marker(Step::SaveNext);
-    else if (b0 == 0xe7) { // save_any_reg: 0pxrrrrr ffoooooo
+    else if (b0 == 0xe7 && (b1 & 0x80)) {
+      step = skipReserved("save_any_reg with its reserved bit set");
+    } else if (b0 == 0xe7 && (b2 >> 6) == 3) {
+      // save_zreg / save_preg: an SVE register stored at a vector-length
+      // multiple above sp; sp does not move and no rule names z or p.
+      step = marker(Step::Nothing);
+    } else if (b0 == 0xe7) { // save_any_reg: 0pxrrrrr ffoooooo
       bool paired = b1 & 0x40, writeback = b1 & 0x20;
       uint8_t reg = b1 & 0x1f, kind = b2 >> 6;
       uint32_t scaled = (b2 & 0x3f) + (writeback ? 1 : 0);
@@ -148,15 +211,15 @@ std::optional<std::vector<Step>> decodeCodes(llvm::ArrayRef<uint8_t> codes, std:
       }
       step = save(kind == 0 ? Step::SaveIntegers : Step::SaveFloats, reg, second,
                   writeback ? 0 : scaled, writeback ? scaled : 0);
-    } else {
-      // alloc_z (SVE), the custom stacks of trap, machine and context
-      // frames, and reserved codes: no STACK CFI says what they do.
-      problem =
-          fmt::format("unwind code {:#04x} is {}", b0,
-                      b0 == 0xdf                 ? "an SVE allocation"
-                      : b0 >= 0xe8 && b0 <= 0xec ? "a custom stack (trap, machine or context frame)"
-                                                 : "reserved");
+    } else if (const char* name = customStackName(b0)) {
+      problem = fmt::format("unwind code {:#04x} ({}) is a custom stack: the caller's registers "
+                            "are loaded from a record, which no STACK CFI rule can do",
+                            b0, name);
       return std::nullopt;
+    } else if (b0 == 0xec) { // MSFT_OP_CLEAR_UNWOUND_TO_CALL
+      step = marker(Step::ClearUnwoundToCall);
+    } else {
+      step = skipReserved("reserved");
     }
     if (step.kind == Step::SaveIntegers &&
         (step.first > kLinkRegister ||
@@ -203,6 +266,10 @@ struct FrameState {
   int64_t allocated = 0;            // CFA - sp
   std::optional<int64_t> frame;     // CFA - x29
   std::map<uint8_t, int64_t> saved; // register -> CFA - its slot
+  // The caller's pc is the live lr: a MSFT_OP_CLEAR_UNWOUND_TO_CALL ran
+  // after lr was saved (or lr never was). A save of lr after it puts the
+  // pc back in lr's slot, which is what lr held at the code.
+  bool pc_is_live_lr = false;
 };
 
 void apply(FrameState& state, const Step& step) {
@@ -215,6 +282,11 @@ void apply(FrameState& state, const Step& step) {
     state.saved[step.first] = state.allocated - step.offset;
     if (step.second != kNoRegister)
       state.saved[step.second] = state.allocated - step.offset - 8;
+    if (step.first == kLinkRegister || step.second == kLinkRegister)
+      state.pc_is_live_lr = false;
+    break;
+  case Step::ClearUnwoundToCall:
+    state.pc_is_live_lr = true;
     break;
   case Step::SaveFloats:
     state.allocated += step.size;
@@ -233,9 +305,12 @@ std::vector<CfiRule> rules(const FrameState& state) {
   out.push_back({".cfa", state.frame ? fmt::format("x29 {} +", *state.frame)
                                      : fmt::format("sp {} +", state.allocated)});
   auto ra = state.saved.find(kLinkRegister);
-  out.push_back({".ra", ra == state.saved.end() ? "x30" : slot(ra->second)});
+  bool live_lr = ra == state.saved.end() || state.pc_is_live_lr;
+  out.push_back({".ra", live_lr ? "x30" : slot(ra->second)});
+  // lr's own rule only when the pc does not come from its slot (the
+  // walker otherwise takes the caller's lr from .ra).
   for (const auto& [reg, below_cfa] : state.saved)
-    if (reg != kLinkRegister)
+    if (reg != kLinkRegister || live_lr)
       out.push_back({fmt::format("x{}", reg), slot(below_cfa)});
   return out;
 }
@@ -260,6 +335,7 @@ struct Description {
     size_t start = 0; // index into `codes`
   };
   std::vector<Epilogue> epilogues;
+  std::vector<std::string> notes; // codes skipped, the function kept
 };
 
 // The rule sets a description gives, and the one that starts at each
@@ -479,14 +555,17 @@ std::optional<Description> describeUnpacked(uint32_t rva, const ImageBytes& byte
     problem = fmt::format(".xdata record at {:#x} runs past its section", rva);
     return std::nullopt;
   }
+  std::vector<std::string> notes;
   std::optional<std::vector<Step>> steps =
-      decodeCodes(all.slice(4 * (header_words + scope_words)), problem);
+      decodeCodes(all.slice(4 * (header_words + scope_words)), problem, notes);
   if (!steps) {
     problem = fmt::format(".xdata record at {:#x}: {}", rva, problem);
     return std::nullopt;
   }
   Description d;
   d.length = (header & 0x3ffff) * 4;
+  for (const std::string& note : notes)
+    d.notes.push_back(fmt::format(".xdata record at {:#x}: {}", rva, note));
   // The prologue's codes come first, backwards; after an `end_c`, those of
   // the host whose prologue ran before this fragment's.
   size_t i = 0;
@@ -550,6 +629,8 @@ PeUnwindResult readArm64Unwind(llvm::ArrayRef<uint8_t> pdata, const ImageBytes& 
       result.problems.push_back(fmt::format(".pdata entry at {:#x}: {}", begin, problem));
       continue;
     }
+    for (const std::string& note : d->notes)
+      result.problems.push_back(fmt::format(".pdata entry at {:#x}: {}", begin, note));
     Rows rows;
     fillRows(*d, rows, problem);
     if (!problem.empty())

@@ -6,8 +6,10 @@
 #include "cfi/arm64_unwind_reader.h"
 #include "tests/support/pe_unwind_eval.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/ELF.h>
+#include <map>
 
 namespace dumpsyms {
 namespace {
@@ -223,6 +225,127 @@ TEST(Arm64UnwindReader, BadEntriesAreSkippedWithAReason) {
   EXPECT_NE(result.problems[5].find("past x30"), std::string::npos) << result.problems[5];
   ASSERT_EQ(result.frames.size(), 1u); // the last: its epilogue is left to the body's rules
   EXPECT_EQ(unwind(result, 0x153c, {{"sp", S}, {"x30", LR}})["pc"], LR);
+}
+
+// The byte length of each first byte, from the table of Microsoft's
+// "ARM64 exception handling", written out here rather than taken from the
+// reader.
+size_t documentedLength(uint8_t b0) {
+  if (b0 <= 0xbf)
+    return 1; // alloc_s, save_r19r20_x, save_fplr, save_fplr_x
+  if (b0 <= 0xdf)
+    return 2; // alloc_m ... save_freg_x, alloc_z
+  static const std::map<uint8_t, size_t> rest = {
+      {0xe0, 4}, {0xe1, 1}, {0xe2, 2}, {0xe3, 1}, {0xe4, 1}, {0xe5, 1}, {0xe6, 1}, {0xe7, 3},
+      {0xe8, 1}, {0xe9, 1}, {0xea, 1}, {0xeb, 1}, {0xec, 1}, {0xed, 1}, {0xee, 1}, {0xef, 1},
+      {0xf0, 1}, {0xf1, 1}, {0xf2, 1}, {0xf3, 1}, {0xf4, 1}, {0xf5, 1}, {0xf6, 1}, {0xf7, 1},
+      {0xf8, 2}, {0xf9, 3}, {0xfa, 4}, {0xfb, 5}, {0xfc, 1}, {0xfd, 1}, {0xfe, 1}, {0xff, 1}};
+  return rest.at(b0);
+}
+
+// Every first byte but the sequence markers (end, end_c) and save_next
+// (which needs a pair before it): the code, with zero operand bytes, runs
+// first in the prologue, then `str x1,[sp]` (save_any_reg, stored first:
+// 0xe7 0x01 0x00). When the code's length is read right, x1's rule starts
+// at the third
+// instruction (0x1008), whatever the code does; a code read one byte short
+// or long moves it, since the zero operands read as alloc_s 0 and nops pad
+// the end. The codes the format gives no rule for refuse the function and
+// say which code it was; reserved codes are skipped with a note.
+TEST(Arm64UnwindReader, EveryCodeOfTheTableIsReadWithItsLength) {
+  const std::map<uint8_t, std::string> refused = {{0xdf, "alloc_z"},
+                                                  {0xe8, "MSFT_OP_TRAP_FRAME"},
+                                                  {0xe9, "MSFT_OP_MACHINE_FRAME"},
+                                                  {0xea, "MSFT_OP_CONTEXT"},
+                                                  {0xeb, "MSFT_OP_EC_CONTEXT"},
+                                                  // Zero operands: x31 and up.
+                                                  {0xcb, "past x30"},
+                                                  {0xcf, "past x30"},
+                                                  {0xd3, "past x30"}};
+  int kept = 0;
+  for (int code = 0; code < 256; ++code) {
+    uint8_t b0 = uint8_t(code);
+    if (b0 == 0xe4 || b0 == 0xe5 || b0 == 0xe6)
+      continue;
+    std::vector<uint8_t> codes = {0xe7, 0x01, 0x00, b0};
+    codes.resize(codes.size() + documentedLength(b0) - 1, 0x00);
+    codes.insert(codes.end(), {0xe4, 0xe3, 0xe3, 0xe3, 0xe3, 0xe3});
+    Image image;
+    xdata(image, 0x2000, 0x40, {}, codes);
+    PeUnwindResult result = readArm64Unwind(pdata({{0x1000, 0x2000}}), image.reader());
+    SCOPED_TRACE(fmt::format("code {:#04x}", b0));
+    if (auto it = refused.find(b0); it != refused.end()) {
+      EXPECT_TRUE(result.frames.empty());
+      ASSERT_EQ(result.problems.size(), 1u);
+      EXPECT_NE(result.problems[0].find(it->second), std::string::npos) << result.problems[0];
+      continue;
+    }
+    ASSERT_EQ(result.frames.size(), 1u) << (result.problems.empty() ? "" : result.problems[0]);
+    bool reserved = (b0 >= 0xed && b0 <= 0xfb) || b0 >= 0xfd;
+    EXPECT_EQ(result.problems.size(), reserved ? 1u : 0u);
+    if (reserved) {
+      EXPECT_NE(result.problems[0].find("reserved"), std::string::npos) << result.problems[0];
+    }
+    const CfiFrame& frame = result.frames[0];
+    uint64_t x1_from = 0;
+    for (const CfiChange& change : frame.changes)
+      for (const CfiRule& rule : change.rules)
+        if (rule.name == "x1" && !x1_from)
+          x1_from = change.address;
+    EXPECT_EQ(x1_from, 0x1008u);
+    ++kept;
+  }
+  EXPECT_EQ(kept, 256 - 3 - 8);
+}
+
+// MSFT_OP_CLEAR_UNWOUND_TO_CALL: the caller's pc is lr as it stood at the
+// code. Before lr's save in the prologue, that is lr's slot (the same as
+// without the code); after it, the live lr, while the caller's lr is still
+// reloaded from its slot.
+TEST(Arm64UnwindReader, ClearUnwoundToCallKeepsTheFunction) {
+  Image image;
+  // clear_unwound_to_call; stp x29,lr,[sp,#-16]!; end.
+  xdata(image, 0x2000, 0x20, {}, {0x81, 0xec, 0xe4});
+  // stp x29,lr,[sp,#-16]!; clear_unwound_to_call; sub sp,#16; end.
+  xdata(image, 0x2100, 0x20, {}, {0x01, 0xec, 0x81, 0xe4});
+  PeUnwindResult result =
+      readArm64Unwind(pdata({{0x1000, 0x2000}, {0x1100, 0x2100}}), image.reader());
+  ASSERT_TRUE(result.problems.empty()) << result.problems.front();
+  ASSERT_EQ(result.frames.size(), 2u);
+  constexpr uint64_t LIVE = 0x7777;
+  RegisterValues before = unwind(result, 0x1010, {{"sp", S - 16}, {"x30", LIVE}});
+  EXPECT_EQ(before["sp"], S);
+  EXPECT_EQ(before["pc"], *memory(S - 8));
+  EXPECT_EQ(before["x29"], *memory(S - 16));
+  EXPECT_EQ(unwind(result, 0x1004, {{"sp", S}, {"x30", LR}})["pc"], LR);
+  RegisterValues after = unwind(result, 0x1110, {{"sp", S - 32}, {"x30", LIVE}});
+  EXPECT_EQ(after["sp"], S);
+  EXPECT_EQ(after["pc"], LIVE);
+  EXPECT_EQ(after["x30"], *memory(S - 8));
+  EXPECT_EQ(after["x29"], *memory(S - 16));
+  // Between the save and the code, lr still comes from its slot.
+  EXPECT_EQ(unwind(result, 0x1104, {{"sp", S - 16}, {"x30", LIVE}})["pc"], *memory(S - 8));
+}
+
+// pac_sign_lr (pacibsp) and the SVE stores that leave sp alone are
+// instructions without a rule of their own: the frame around them is kept.
+TEST(Arm64UnwindReader, PacSignAndSveStoresLeaveTheFrame) {
+  Image image;
+  // pacibsp; stp x29,lr,[sp,#-16]!; str z8,[sp,#1,mul vl]; str p4,[sp]; end.
+  xdata(image, 0x2000, 0x40, {}, {0xe7, 0x10 | 4, 0xc0, 0xe7, 0x08, 0xc1, 0x81, 0xfc, 0xe4});
+  // save_any_reg with the reserved bit: skipped as one instruction.
+  xdata(image, 0x2100, 0x40, {}, {0x01, 0xe7, 0x80, 0x00, 0xe4});
+  PeUnwindResult result =
+      readArm64Unwind(pdata({{0x1000, 0x2000}, {0x1100, 0x2100}}), image.reader());
+  ASSERT_EQ(result.frames.size(), 2u);
+  ASSERT_EQ(result.problems.size(), 1u);
+  EXPECT_NE(result.problems[0].find("0xe7"), std::string::npos) << result.problems[0];
+  EXPECT_EQ(unwind(result, 0x1004, {{"sp", S}, {"x30", LR}})["pc"], LR);
+  RegisterValues body = unwind(result, 0x1020, {{"sp", S - 16}, {"x30", 5}});
+  EXPECT_EQ(body["sp"], S);
+  EXPECT_EQ(body["pc"], *memory(S - 8));
+  EXPECT_EQ(unwind(result, 0x1104, {{"sp", S}, {"x30", LR}})["sp"], S);
+  EXPECT_EQ(unwind(result, 0x1108, {{"sp", S - 16}, {"x30", LR}})["sp"], S);
 }
 
 } // namespace
