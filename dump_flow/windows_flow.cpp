@@ -366,7 +366,9 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
   // which procedure records give without parameters.
   size_t skipped_publics = 0;
   bool breakpad_names = options.names == NameStyle::Breakpad;
-  std::vector<PdbPublic> publics = readCodePublics(pdb, skipped_publics, breakpad_names);
+  // (Both styles write a PUBLIC for every public Breakpad's dumper does:
+  // DIA counts those in a code section as code, flags or not.)
+  std::vector<PdbPublic> publics = readCodePublics(pdb, skipped_publics, true);
   if (skipped_publics)
     diagnostics.warn(pdb.path() + ": " + std::to_string(skipped_publics) +
                      " public symbols were unreadable");
@@ -397,24 +399,33 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
     return names.front();
   };
   DiaLocalNames local_names(pdb.raw());
+  // Breakpad's name of a procedure, and the stack parameter size it writes
+  // in both styles on x86 (from the stdcall/fastcall decoration of the
+  // public it names the procedure by).
+  auto breakpadName = [&](const ProcedureFacts& facts) -> BreakpadPdbName {
+    if (auto found = names_at.find(facts.rva); found != names_at.end())
+      return breakpadNameOfDecorated(publicFor(found->second, facts.name));
+    if (!facts.local)
+      return breakpadNameOfDecorated(facts.name);
+    if (auto dia = local_names.name(facts.name, facts.type))
+      return {breakpadNameOfLocal(std::move(*dia)), 0};
+    return {facts.name.empty() ? "<name omitted>" : facts.name.str(), 0};
+  };
   ProcedureNamer namer = [&](const ProcedureFacts& facts) -> ProcedureName {
     if (breakpad_names) {
-      if (auto found = names_at.find(facts.rva); found != names_at.end()) {
-        BreakpadPdbName named = breakpadNameOfDecorated(publicFor(found->second, facts.name));
-        return {std::move(named.name), named.stack_parameter_size};
-      }
-      if (!facts.local) {
-        BreakpadPdbName named = breakpadNameOfDecorated(facts.name);
-        return {std::move(named.name), named.stack_parameter_size};
-      }
-      if (auto dia = local_names.name(facts.name, facts.type))
-        return {breakpadNameOfLocal(std::move(*dia)), 0};
-      return {facts.name.empty() ? "<name omitted>" : facts.name.str(), 0};
+      BreakpadPdbName named = breakpadName(facts);
+      return {spellAnonymousNamespaces(std::move(named.name)), named.stack_parameter_size};
     }
+    // (A local function without a public has no decoration to give one.)
+    uint64_t parameter_size = 0;
+    if (x86 && (names_at.contains(facts.rva) || !facts.local))
+      parameter_size = breakpadName(facts).stack_parameter_size;
     auto mangled = mangled_at.find(facts.rva);
     if (mangled != mangled_at.end())
-      return {undecorateName(mangled->second, x86).name, 0};
-    return {facts.name.empty() ? std::string("<name omitted>") : facts.name.str(), 0};
+      return {spellAnonymousNamespaces(undecorateName(mangled->second, x86).name), parameter_size};
+    return {spellAnonymousNamespaces(facts.name.empty() ? std::string("<name omitted>")
+                                                        : facts.name.str()),
+            parameter_size};
   };
 
   ModuleBuilder builder(std::move(header));
@@ -436,12 +447,14 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
   if (breakpad_names) {
     for (const auto& [rva, names] : names_at) {
       BreakpadPdbName named = breakpadNameOfDecorated(names.front());
-      builder.addCodeSymbol(
-          {rva, 0, std::move(named.name), named.stack_parameter_size, names.size() > 1});
+      builder.addCodeSymbol({rva, 0, spellAnonymousNamespaces(std::move(named.name)),
+                             named.stack_parameter_size, names.size() > 1});
     }
   } else {
     for (const PdbPublic& symbol : publics)
-      builder.addCodeSymbol({symbol.rva, 0, undecorateName(symbol.name, x86).name});
+      builder.addCodeSymbol({symbol.rva, 0,
+                             spellAnonymousNamespaces(undecorateName(symbol.name, x86).name),
+                             x86 ? breakpadNameOfDecorated(symbol.name).stack_parameter_size : 0});
   }
 
   BuildOptions build_options;
@@ -455,7 +468,9 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
   // (Breakpad's Windows dumper marks every shared address; the readers'
   // own `multiple` says where.)
   build_options.mark_multiple = options.mark_multiple && !breakpad_names;
-  build_options.publics_inside_functions = breakpad_names;
+  // (PUBLIC records where Breakpad's dumper writes them: wherever no
+  // function starts, inside functions too.)
+  build_options.publics_inside_functions = true;
   build_options.keep_inlines = options.inlines;
   build_options.threads = options.jobs;
   BuildStats stats;

@@ -185,11 +185,17 @@ std::optional<std::string> DiaLocalNames::name(StringRef name, TypeIndex type_in
     std::string problem; // (the inlinee names report an unreadable TPI stream)
     types_ = TypeStream::open(file_, pdb::StreamTPI, problem);
   }
-  // Funclets (exception filters, __finally blocks) have no type: DIA
-  // writes an empty return type and no parameters.
+  // A PDB without type information (no TPI stream, or one with no
+  // records): DIA has no type to build "static RET NAME(PARAMS)" from, and
+  // Breakpad writes the procedure's own name (its caller's fallback).
+  if (!types_ || types_->recordCount() == 0)
+    return std::nullopt;
+  // Funclets (exception filters, __finally blocks) in a PDB with types have
+  // none of their own: DIA writes an empty return type and no parameters
+  // (Breakpad's MSVC references: "static  _freefls$fin$0()").
   if (type_index.isNoneType())
     return "static  " + name.str() + "()";
-  if (!types_ || type_index.isSimple())
+  if (type_index.isSimple())
     return std::nullopt;
   std::optional<CVType> type = types_->types().tryGetType(type_index);
   if (!type)

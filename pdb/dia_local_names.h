@@ -27,7 +27,8 @@ public:
   explicit DiaLocalNames(llvm::pdb::PDBFile& file);
 
   // Nothing when `type` is not a readable LF_PROCEDURE or LF_MFUNCTION or
-  // names a type this spelling cannot follow.
+  // names a type this spelling cannot follow, and in a PDB without type
+  // information (whose procedures then go by their own names).
   std::optional<std::string> name(llvm::StringRef name, llvm::codeview::TypeIndex type);
 
 private:

@@ -50,6 +50,7 @@ std::unique_ptr<TypeStream> TypeStream::open(pdb::PDBFile& file, uint32_t index,
     problem = toString(std::move(error));
     return nullptr;
   }
+  out->record_count_ = end - begin;
   // No index offsets: lookups walk the records from the start, once.
   out->types_ = std::make_unique<codeview::LazyRandomTypeCollection>(out->records_, end - begin);
   return out;

@@ -28,6 +28,9 @@ public:
                                           std::string& problem);
 
   llvm::codeview::LazyRandomTypeCollection& types() { return *types_; }
+  // How many records the header says the stream holds (0: a PDB without
+  // type information).
+  uint32_t recordCount() const { return record_count_; }
 
 private:
   TypeStream() = default;
@@ -35,6 +38,7 @@ private:
   std::unique_ptr<llvm::msf::MappedBlockStream> stream_;
   llvm::codeview::CVTypeArray records_;
   std::unique_ptr<llvm::codeview::LazyRandomTypeCollection> types_;
+  uint32_t record_count_ = 0;
 };
 
 } // namespace dumpsyms

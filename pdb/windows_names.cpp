@@ -3,8 +3,26 @@
 #include <cstdlib>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Demangle/Demangle.h>
+#include <string_view>
 
 namespace dumpsyms {
+
+std::string spellAnonymousNamespaces(std::string name) {
+  constexpr std::string_view kMangled = "?A0x";
+  constexpr std::string_view kSpelled = "`anonymous namespace'";
+  for (size_t at = name.find(kMangled); at != std::string::npos; at = name.find(kMangled, at)) {
+    size_t end = at + kMangled.size();
+    while (end < name.size() && llvm::isHexDigit(name[end]))
+      ++end;
+    if (end == at + kMangled.size()) { // "?A0x" and no key: not a namespace
+      at = end;
+      continue;
+    }
+    name.replace(at, end - at, kSpelled);
+    at += kSpelled.size();
+  }
+  return name;
+}
 
 UndecoratedName undecorateName(llvm::StringRef name, bool x86) {
   UndecoratedName result;

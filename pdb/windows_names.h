@@ -18,6 +18,12 @@ struct UndecoratedName {
 // `x86` selects the 32-bit C decoration rules.
 UndecoratedName undecorateName(llvm::StringRef name, bool x86);
 
+// `name` with each MSVC anonymous namespace ("?A0x" and its hex key, as
+// MSVC's compiler writes it in procedure and id records, and as LLVM's
+// ThinLTO leaves it in a name it made unique) spelled as Microsoft's
+// undecorator spells it: "`anonymous namespace'".
+std::string spellAnonymousNamespaces(std::string name);
+
 // True for a name only LLVM's MSVC demangler can read.
 inline bool isMsvcMangled(llvm::StringRef name) {
   return name.starts_with("?");

@@ -39,6 +39,14 @@ def variants():
                     "nodebug_sources": ["nodebug.c"],
                     "flags": ["-O2", "-fno-exceptions", "-fno-rtti", "-DSHAPES_ENTRY=shapes_entry"],
                     "link": ["/dll", "/noentry", "/export:entry", "/export:shapes_entry"], "ext": "dll"})
+    # Names (names.cpp): anonymous namespaces, x86 stdcall/fastcall
+    # decorations; ThinLTO leaves "?A0x<key>" names with ".llvm." suffixes.
+    # A DLL, so that the machine-walk tests (which run the .exe files) leave
+    # it out.
+    for cpu in ("x86", "x86_64"):
+        out.append({"name": f"names.{cpu}.O2.lto", "cpu": cpu, "sources": ["names.cpp", "names_lto.cpp"],
+                    "flags": ["-O2", "-flto=thin", "-fno-exceptions", "-fno-rtti"],
+                    "link": ["/dll", "/noentry", "/export:names_entry"], "ext": "dll"})
     # Windows on ARM64: functions, lines, inlines, publics, and STACK CFI
     # from .pdata (frames.c: the frame shapes its unwind codes describe).
     for source, tag, extra in (("app.c", "app", []), ("shapes.cpp", "shapes", ["-fno-exceptions", "-fno-rtti"]),

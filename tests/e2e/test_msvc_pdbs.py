@@ -13,7 +13,10 @@ Windows dump_syms (DIA) wrote for them, record by record, in Breakpad mode
   (`llvm-pdbutil dump --symbols`);
 - x64 STACK CFI: every function Breakpad describes, we describe with the
   same INIT range (ours adds a row after each prologue step);
-- the default (--names llvm) is reported beside it, not judged.
+- the default (--names llvm) keeps its own names, but writes Breakpad's
+  x86 FUNC parameter sizes (every FUNC's equal to Breakpad's) and PUBLIC
+  records (the same addresses and parameter sizes; names aside);
+- no "?A0x" (an MSVC anonymous namespace) in either style's output.
 
 Prints the per-kind table docs/PDB.md shows.
 """
@@ -203,12 +206,44 @@ def check_case(args, report, dumped, reference, pdb):
                         f"({ours.get('STACK CFI INIT', {}).get(address)})")
 
 
+def check_default_style(args, report, dumped, reference):
+    """--names llvm against Breakpad's file: every FUNC's parameter size and
+    the PUBLIC records (address and parameter size) are Breakpad's; the
+    names are llvm-symbolizer's and not compared."""
+    windows = os.path.join(args.shared, "windows")
+    theirs, _ = parse(os.path.join(windows, reference))
+    ours, _ = dump(args, os.path.join(windows, dumped), "llvm")
+    sizes_alike = 0
+    for address, (_, _, size, name) in sorted(theirs["FUNC"].items()):
+        mine = ours["FUNC"].get(address)
+        if mine is None or mine[2] != size:
+            report.fail(f"{dumped} --names llvm FUNC {address:#x} ({name}): parameter size "
+                        f"{hex(mine[2]) if mine else 'no FUNC'}, Breakpad's {size:#x}")
+        else:
+            sizes_alike += 1
+    public_set = lambda kinds: {a: p[1] for a, p in kinds["PUBLIC"].items()}
+    if public_set(ours) != public_set(theirs):
+        report.fail(f"{dumped} --names llvm PUBLIC (address: parameter size) "
+                    f"{sorted(public_set(ours).items())} != Breakpad's {sorted(public_set(theirs).items())}")
+    report.note(f"--names llvm: {sizes_alike} of {len(theirs['FUNC'])} FUNC parameter sizes as Breakpad's "
+                f"({sum(1 for f in theirs['FUNC'].values() if f[2])} not 0); PUBLIC records at Breakpad's "
+                f"{len(public_set(theirs))} addresses: {len(set(public_set(ours)) & set(public_set(theirs)))}")
+    for style in ("llvm", "breakpad"):
+        with tempfile.NamedTemporaryFile(suffix=".sym") as out:
+            subprocess.run([args.dump_syms, os.path.join(windows, dumped), "-d", "--names", style,
+                            "--output", out.name], check=True, capture_output=True)
+            text = open(out.name, encoding="utf-8").read()
+        if "?A0x" in text:
+            report.fail(f"{dumped} --names {style}: ?A0x in the output")
+
+
 def main():
     args = common.arguments()
     common.require_shared(args)
     report = common.Report("msvc_pdbs_vs_breakpad")
     for dumped, reference, pdb in CASES:
         check_case(args, report, dumped, reference, pdb)
+        check_default_style(args, report, dumped, reference)
     report.finish()
 
 

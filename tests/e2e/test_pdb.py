@@ -17,14 +17,25 @@ pdb_fixtures.py builds (clang-19 + lld-link-19, x86, x86_64 and arm64):
   step and in the body;
 - the .pdb and the .exe give the same file, byte-identical across runs and
   -j values, ../shared/tools/symcheck.py validate passes each, and the
-  project's parser reads it back into the same file (sym_roundtrip).
+  project's parser reads it back into the same file (sym_roundtrip);
+- names as Breakpad's Windows dumper writes them, in both styles: x86 FUNC
+  and PUBLIC parameter sizes from the stdcall/fastcall decorations of the
+  publics `llvm-pdbutil dump --publics` lists; no MSVC anonymous namespace
+  ("?A0x<key>") anywhere, also in copies of the PDBs respelled as MSVC
+  writes them (procedure, id and type records), where `llvm-undname`
+  gives the spelling; and in copies without type information (an empty TPI
+  stream, procedures of no type), `--names breakpad` writes the procedure's
+  own name, never DIA's "static  f()".
 """
 import os
 import re
+import shutil
+import struct
 import subprocess
 import tempfile
 
 import common
+import omap_rewrite  # (its MSF reader and writer)
 import oracles
 import symfile
 import unwind_eval
@@ -394,6 +405,209 @@ def check_fixture(args, report, fixture, totals):
         os.unlink(sym_path)
 
 
+# ------------------------------------------------------- Breakpad's names
+def func_and_public_records(text):
+    """address -> (parameter size, name) of each FUNC and each PUBLIC."""
+    funcs, publics = {}, {}
+    for line in text.splitlines():
+        f = line.split(" ")
+        if f[0] not in ("FUNC", "PUBLIC"):
+            continue
+        if f[1] == "m":
+            f = [f[0]] + f[2:]
+        if f[0] == "FUNC":
+            funcs[int(f[1], 16)] = (int(f[3], 16), " ".join(f[4:]))
+        else:
+            publics[int(f[1], 16)] = (int(f[2], 16), " ".join(f[3:]))
+    return funcs, publics
+
+
+def decoration_size(name):
+    """Bytes of stack parameters an x86 C decoration states (the PE/COFF
+    specification's "_f@N" stdcall, "@f@N" fastcall), less the 8 bytes
+    fastcall passes in ecx and edx; 0 for any other name."""
+    m = re.fullmatch(r"([_@])([^@?]+)@(0|[1-9][0-9]*)", name)
+    if not m:
+        return 0
+    size = int(m.group(3))
+    return max(size - 8, 0) if m.group(1) == "@" else size
+
+
+def check_parameter_sizes(args, report, fixture, totals):
+    """x86: each FUNC's and PUBLIC's parameter size, in both styles, is the
+    one its public's decoration states (several publics at one address: the
+    one named as the procedure, as Breakpad's dumper picks it)."""
+    if fixture["cpu"] != "x86":
+        return
+    name, image, pdb = fixture["name"], fixture["image"], fixture["pdb"]
+    procs, publics = pdb_procedures_and_publics(pdb, pe_headers(image)["sections"])
+    names_at = {}
+    for address, public in publics:
+        names_at.setdefault(address, []).append(public)
+    proc_at = {address: proc for address, _, proc in procs}
+
+    def expected(address):
+        names = sorted(names_at.get(address, []))
+        if not names:
+            return 0
+        own = [n for n in names if undecorate_c(n, True) == proc_at.get(address)]
+        return decoration_size((own or names)[0])
+
+    for style in ("llvm", "breakpad"):
+        funcs, pubs = func_and_public_records(dump_text(args, pdb, "--names", style))
+        for kind, records in (("FUNC", funcs), ("PUBLIC", pubs)):
+            for address, (size, record_name) in sorted(records.items()):
+                totals["parameter_sizes"] += 1
+                want = expected(address)
+                if size != want:
+                    report.fail(f"{name} --names {style}: {kind} {address:#x} {record_name}: parameter "
+                                f"size {size:#x}, its public's decoration says {want:#x}")
+                else:
+                    totals["parameter_sizes_agree"] += 1
+                    totals["parameter_sizes_nonzero"] += size != 0
+
+
+ANONYMOUS_KEY = b"?A0xc3a0617d"  # as MSVC writes an anonymous namespace in its records
+ANONYMOUS_CLANG = b"`anonymous namespace'"
+PROCEDURE_KINDS = {0x110F, 0x1110, 0x1146, 0x1147, 0x1155, 0x1156}  # S_[GL]PROC32[_ID|_DPC...]
+
+
+def anonymous_namespace_spelling():
+    """Microsoft's undecorator's spelling of "?A0x<key>", per llvm-undname."""
+    out = run([f"{LLVM}/llvm-undname", "?x@?A0xc3a0617d@@3HA"])
+    return re.search(r"int (.*)::x$", out, re.M).group(1)
+
+
+def _codeview_records(stream, start, end):
+    at = start
+    while at + 4 <= end:
+        length, kind = struct.unpack_from("<HH", stream, at)
+        if length < 2 or at + 2 + length > end:
+            return
+        yield at, kind, length
+        at += 2 + length
+
+
+def _module_symbol_streams(dbi):
+    """(stream index, symbol bytes) of each module of a DBI stream."""
+    end = 64 + struct.unpack_from("<i", dbi, 24)[0]
+    at = 64
+    while at < end:
+        stream, symbol_bytes = struct.unpack_from("<HI", dbi, at + 34)
+        names_end = dbi.index(b"\0", dbi.index(b"\0", at + 64) + 1) + 1
+        yield stream, symbol_bytes
+        at = (names_end + 3) & ~3
+
+
+def rewrite_pdb(source, destination, msvc_spelling=False, untyped=False):
+    """A copy of a clang-built PDB made like those MSVC's and other
+    toolchains write. msvc_spelling: every "`anonymous namespace'" in the
+    module streams' symbols and the TPI and IPI records becomes MSVC's
+    "?A0x<key>" (each record keeps its length: the name is shortened, the
+    record padded). untyped: the TPI stream left empty and every procedure
+    of no type, a PDB without type information. Returns how many edits."""
+    block_size, magic, streams = omap_rewrite._read_msf(open(source, "rb").read())
+    streams = [bytearray(s) if s is not None else None for s in streams]
+    edits = 0
+
+    def respell(stream, at, length):
+        body = bytes(stream[at + 4:at + 2 + length])
+        stream[at + 4:at + 2 + length] = body.replace(ANONYMOUS_CLANG, ANONYMOUS_KEY).ljust(len(body), b"\0")
+        return body.count(ANONYMOUS_CLANG)
+
+    for index, symbol_bytes in _module_symbol_streams(bytes(streams[3])):
+        if index == 0xFFFF or streams[index] is None:
+            continue
+        for at, kind, length in _codeview_records(streams[index], 4, symbol_bytes):
+            if msvc_spelling:
+                edits += respell(streams[index], at, length)
+            if untyped and kind in PROCEDURE_KINDS:
+                struct.pack_into("<I", streams[index], at + 28, 0)  # the procedure's type index
+                edits += 1
+    for index in (2, 4):  # TPI, IPI
+        stream = streams[index]
+        header_size = struct.unpack_from("<I", stream, 4)[0]
+        if untyped and index == 2:
+            del stream[header_size:]
+            struct.pack_into("<II", stream, 12, 0x1000, 0)       # no type indices, no record bytes
+            struct.pack_into("<HH", stream, 20, 0xFFFF, 0xFFFF)  # no hash streams
+            struct.pack_into("<6I", stream, 32, 0, 0, 0, 0, 0, 0)
+        elif msvc_spelling:
+            for at, _, length in _codeview_records(stream, header_size, len(stream)):
+                edits += respell(stream, at, length)
+    omap_rewrite._write_msf(destination, block_size, magic, [bytes(s) if s is not None else None for s in streams])
+    return edits
+
+
+def pdb_procedures(pdb):
+    """(name, local?) of each procedure, per llvm-pdbutil."""
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "--symbols", pdb])
+    return [(m.group(2), m.group(1) == "L")
+            for m in re.finditer(r"\| S_([GL])PROC32(?:_ID)? \[size = \d+\] `(.*)`$", out, re.M)]
+
+
+def check_anonymous_namespaces(args, report, fixture, totals, work):
+    """No "?A0x" in any output, in both styles; on a copy of the PDB spelled
+    as MSVC spells anonymous namespaces, none either: each procedure's FUNC
+    says llvm-undname's spelling where the record says the key."""
+    name, pdb = fixture["name"], fixture["pdb"]
+    for style in ("llvm", "breakpad"):
+        text = dump_text(args, pdb, "-d", "--names", style)
+        totals["anonymous_outputs"] += 1
+        totals["anonymous_names"] += text.count(ANONYMOUS_CLANG.decode())
+        if "?A0x" in text:
+            report.fail(f"{name} --names {style}: ?A0x in {next(l for l in text.splitlines() if '?A0x' in l)!r}")
+    if ANONYMOUS_CLANG.decode() not in dump_text(args, pdb):
+        return
+    spelled = anonymous_namespace_spelling()
+    msvc = os.path.join(work, name + ".msvc.pdb")
+    if not rewrite_pdb(pdb, msvc, msvc_spelling=True):
+        report.fail(f"{name}: nothing to respell as MSVC does")
+        return
+    procedures = pdb_procedures(msvc)
+    if not any("?A0x" in p for p, _ in procedures):
+        report.fail(f"{name}: llvm-pdbutil sees no ?A0x procedure in the MSVC-spelled copy")
+    for style in ("llvm", "breakpad"):
+        # (without -d: INLINE_ORIGIN names are pdb/inlinee_names' to spell)
+        text = dump_text(args, msvc, "--names", style)
+        totals["anonymous_outputs"] += 1
+        if "?A0x" in text:
+            report.fail(f"{name} MSVC-spelled, --names {style}: ?A0x in "
+                        f"{next(l for l in text.splitlines() if '?A0x' in l)!r}")
+        funcs, _ = func_and_public_records(text)
+        names = [n for _, n in funcs.values()]
+        for procedure, _ in procedures:
+            if "?A0x" not in procedure:
+                continue
+            want = re.sub(r"\?A0x[0-9A-Fa-f]+", lambda _: spelled, procedure)
+            totals["anonymous_procedures"] += 1
+            if any(n == want or n.startswith(want + "(") or (" " + want + "(") in n for n in names):
+                totals["anonymous_procedures_agree"] += 1
+            else:
+                report.fail(f"{name} MSVC-spelled, --names {style}: no FUNC named {want!r} for {procedure!r}")
+
+
+def check_untyped_names(args, report, fixture, totals, work):
+    """A copy of the PDB without type information: --names breakpad names
+    every local procedure without a public by its own name (DIA has no type
+    to make "static RET f(PARAMS)" of), never "static  f()"."""
+    name, pdb = fixture["name"], fixture["pdb"]
+    untyped = os.path.join(work, name + ".untyped.pdb")
+    rewrite_pdb(pdb, untyped, untyped=True)
+    text = dump_text(args, untyped, "-d", "--names", "breakpad")
+    if "static " in text:
+        report.fail(f"{name} untyped: {next(l for l in text.splitlines() if 'static ' in l)!r}")
+    funcs, _ = func_and_public_records(text)
+    names = {n for _, n in funcs.values()}
+    for procedure, local in pdb_procedures(untyped):
+        if local:
+            totals["untyped_locals"] += 1
+            if procedure in names:
+                totals["untyped_locals_agree"] += 1
+            else:
+                report.fail(f"{name} untyped: local procedure {procedure!r} has no FUNC of its name")
+
+
 def main():
     args = common.arguments(lambda p: (p.add_argument("--cfi-eval", required=True),
                                        p.add_argument("--roundtrip", required=True)))
@@ -402,9 +616,19 @@ def main():
     totals = dict.fromkeys(["validated", "shared_offsets", "addresses", "addresses_agree", "inline_frames", "procedures",
                             "procedures_agree", "publics", "publics_agree", "fpo_rows", "fpo_agree",
                             "unwind_states", "unwind_agree"], 0)
+    names = dict.fromkeys(["parameter_sizes", "parameter_sizes_agree", "parameter_sizes_nonzero", "anonymous_outputs",
+                           "anonymous_names", "anonymous_procedures", "anonymous_procedures_agree", "untyped_locals",
+                           "untyped_locals_agree"], 0)
     fixtures = load_fixtures(args)
-    for fixture in fixtures:
-        check_fixture(args, report, fixture, totals)
+    work = tempfile.mkdtemp()
+    try:
+        for fixture in fixtures:
+            check_fixture(args, report, fixture, totals)
+            check_parameter_sizes(args, report, fixture, names)
+            check_anonymous_namespaces(args, report, fixture, names, work)
+            check_untyped_names(args, report, fixture, names, work)
+    finally:
+        shutil.rmtree(work)
     report.note(f"{len(fixtures)} fixtures, {totals['validated']} pass symcheck validate")
     report.note(f"addresses agreeing with llvm-symbolizer (function, file, line, inline frames): "
                 f"{totals['addresses_agree']}/{totals['addresses']} ({totals['inline_frames']} inline frames; "
@@ -414,8 +638,18 @@ def main():
     report.note(f"FrameData rows as STACK WIN: {totals['fpo_agree']}/{totals['fpo_rows']}")
     report.note(f"x64 unwind states agreeing with the unwind codes: "
                 f"{totals['unwind_agree']}/{totals['unwind_states']}")
+    report.note(f"x86 FUNC and PUBLIC parameter sizes (both styles) as the decorations state: "
+                f"{names['parameter_sizes_agree']}/{names['parameter_sizes']} "
+                f"({names['parameter_sizes_nonzero']} not 0)")
+    report.note(f"outputs without ?A0x: {names['anonymous_outputs']} ({names['anonymous_names']} "
+                f"`anonymous namespace' names); MSVC-spelled procedures named as llvm-undname spells them: "
+                f"{names['anonymous_procedures_agree']}/{names['anonymous_procedures']}")
+    report.note(f"PDBs without type information, --names breakpad: local procedures by their own names "
+                f"{names['untyped_locals_agree']}/{names['untyped_locals']}")
     if not totals["addresses"] or not totals["fpo_rows"] or not totals["unwind_states"]:
         report.fail("a check saw nothing to check")
+    if not (names["parameter_sizes_nonzero"] and names["anonymous_procedures"] and names["untyped_locals"]):
+        report.fail("a names check saw nothing to check")
     report.finish()
 
 
