@@ -6,6 +6,7 @@
 #include "microdump/microdump_snapshot.h"
 #include "microdump_stackwalk/manual.h"
 #include "stackwalk/process_walk.h"
+#include "stackwalk/symbol_explain.h"
 #include "walk_output/breakpad_usage.h"
 
 #include <cstdio>
@@ -27,10 +28,10 @@ void usage(const char* argv0, std::FILE* out) {
 int main(int argc, char** argv) {
   if (auto status = printManualIfAsked(microdumpStackwalkManual(), nullptr, argc, argv))
     return *status;
-  bool machine = false;
+  bool machine = false, verbose = false;
   BreakpadPrintOptions options;
   int option;
-  while ((option = getopt(argc, argv, "hms")) != -1) {
+  while ((option = getopt(argc, argv, "hmsv")) != -1) {
     switch (option) {
     case 'h':
       usage(argv[0], stdout);
@@ -40,6 +41,9 @@ int main(int argc, char** argv) {
       break;
     case 's':
       options.stack_contents = true;
+      break;
+    case 'v':
+      verbose = true;
       break;
     default:
       usage(argv[0], stderr);
@@ -62,6 +66,9 @@ int main(int argc, char** argv) {
   WalkOptions walk_options;
   walk_options.breakpad_rules = true;
   ProcessWalk walk = walkProcess(std::move(*snapshot), symbol_paths, walk_options);
+  if (verbose)
+    for (const std::string& line : explainSymbolSearch(walk))
+      std::fprintf(stderr, "microdump_stackwalk: %s\n", line.c_str());
   printWalkAsBreakpad(walk, machine, options, stdout);
   return 0;
 }

@@ -6,6 +6,7 @@
 // (on glibc they may follow the dump).
 #include "minidump_stackwalk/manual.h"
 #include "stackwalk/process_walk.h"
+#include "stackwalk/symbol_explain.h"
 #include "walk_output/breakpad_usage.h"
 
 #include <cstdio>
@@ -29,11 +30,11 @@ void usage(const char* argv0, std::FILE* out) {
 int main(int argc, char** argv) {
   if (auto status = printManualIfAsked(minidumpStackwalkManual(), nullptr, argc, argv))
     return *status;
-  bool machine = false;
+  bool machine = false, verbose = false;
   BreakpadPrintOptions options;
   int thread_index = -1;
   int option;
-  while ((option = getopt(argc, argv, "bcdf:hmst:")) != -1) {
+  while ((option = getopt(argc, argv, "bcdf:hmst:v")) != -1) {
     switch (option) {
     case 'h':
       usage(argv[0], stdout);
@@ -74,6 +75,9 @@ int main(int argc, char** argv) {
     case 's':
       options.stack_contents = true;
       break;
+    case 'v':
+      verbose = true;
+      break;
     case 'd': // pointer dump: accepted, not printed (docs/STACKWALK.md)
       break;
     default:
@@ -101,6 +105,9 @@ int main(int argc, char** argv) {
   WalkOptions walk_options;
   walk_options.breakpad_rules = true;
   ProcessWalk walk = walkProcess(std::move(*snapshot), symbol_paths, walk_options);
+  if (verbose)
+    for (const std::string& line : explainSymbolSearch(walk))
+      std::fprintf(stderr, "minidump_stackwalk: %s\n", line.c_str());
   printWalkAsBreakpad(walk, machine, options, stdout);
   return 0;
 }

@@ -173,6 +173,7 @@ ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>
     const SymbolLookup& lookup = known->second;
     status.status = lookup.status;
     status.problem = lookup.problem;
+    status.attempts = lookup.attempts;
     if (lookup.symbols) {
       status.symbols = lookup.symbols;
       status.path = lookup.symbols->path;

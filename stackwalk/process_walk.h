@@ -54,6 +54,7 @@ struct ModuleSymbolStatus {
   bool walked = false;    // a walked frame is in it (Breakpad warns only for those)
   bool looked_up = false; // the walk asked for its symbols (status says nothing otherwise)
   const ModuleSymbols* symbols = nullptr; // when loaded (kept by the walk's supplier)
+  std::vector<SymbolAttempt> attempts;    // where its symbols were looked for, in order
 };
 
 struct ProcessWalk {

@@ -11,6 +11,7 @@
 #include "lookup/address_lookup.h"
 #include "snapshot/process_snapshot.h"
 #include "symbol_index/index_cache.h"
+#include "symbol_server/symbol_attempt.h"
 #include "symbol_server/symbol_servers.h"
 
 #include <map>
@@ -50,6 +51,9 @@ struct SymbolLookup {
   const ModuleSymbols* symbols = nullptr; // nullptr unless Loaded
   SymbolStatus status = SymbolStatus::Missing;
   std::string problem; // why not, when not loaded
+  // Every store path, cache path and URL tried for the module, in order,
+  // with what each answered (--explain prints them).
+  std::vector<SymbolAttempt> attempts;
 };
 
 class SymbolSupplier {
@@ -63,10 +67,16 @@ public:
 
 private:
   SymbolLookup load(const std::string& path, const std::string& how, const std::string& url = "");
+  // load(), with what the file answered added to `tried`: found, found but
+  // unreadable, found with another debug id in its MODULE record.
+  SymbolLookup loadTried(const std::string& path, const std::string& how,
+                         const SnapshotModule& module, std::vector<SymbolAttempt>& tried,
+                         const std::string& url = "");
   const std::map<std::string, std::string>& pathsById(size_t store);
 
+  SymbolLookup search(const SnapshotModule& module, std::vector<SymbolAttempt>& tried);
   SymbolLookup fromServers(const SnapshotModule& module, const std::string& label,
-                           const std::string& local_problem);
+                           const std::string& local_problem, std::vector<SymbolAttempt>& tried);
 
   std::vector<std::string> stores_;
   std::shared_ptr<SymbolServers> servers_;

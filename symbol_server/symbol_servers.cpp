@@ -56,26 +56,40 @@ SymbolServers::SymbolServers(SymbolServerOptions options,
   }
 }
 
-std::optional<FetchedSymbols> SymbolServers::find(const SymbolKey& key, std::string& why) {
+std::optional<FetchedSymbols> SymbolServers::find(const SymbolKey& key, std::string& why,
+                                                  std::vector<SymbolAttempt>* attempts) {
+  auto tried = [&](std::string where, std::string answer) {
+    if (attempts)
+      attempts->push_back({std::move(where), std::move(answer)});
+  };
   std::vector<std::string> paths = symbolKeyPaths(key);
   if (paths.empty()) {
     why = "neither a debug id nor a code id to ask the symbol servers by";
     return std::nullopt;
   }
-  for (const std::string& relative : paths)
-    if (cache_.has(relative))
+  for (const std::string& relative : paths) {
+    bool cached = cache_.has(relative);
+    tried(cache_.path(relative), cached ? "found in the symbol cache" : "not in the symbol cache");
+    if (cached)
       return FetchedSymbols{cache_.path(relative), "cache"};
+  }
   std::vector<std::string> problems;
   for (Server& server : servers_) {
-    if (server.failed)
+    if (server.failed) {
+      tried(server.url, "not asked: it failed earlier in this run");
       continue;
+    }
     for (const std::string& relative : paths) {
-      if (cache_.missRemembered(server.url, relative))
+      std::string url = server.url + "/" + urlEncodePath(relative);
+      if (cache_.missRemembered(server.url, relative)) {
+        tried(url, "not asked: its miss is remembered in the symbol cache");
         continue;
-      std::string problem;
-      Answer answer = fetch(server, relative, problem);
+      }
+      std::string problem, outcome;
+      Answer answer = fetch(server, relative, problem, outcome);
+      tried(url, outcome);
       if (answer == Answer::Fetched)
-        return FetchedSymbols{cache_.path(relative), server.url + "/" + urlEncodePath(relative)};
+        return FetchedSymbols{cache_.path(relative), url};
       if (answer == Answer::Failed) {
         if (!problem.empty())
           problems.push_back(problem);
@@ -91,15 +105,17 @@ std::optional<FetchedSymbols> SymbolServers::find(const SymbolKey& key, std::str
 }
 
 SymbolServers::Answer SymbolServers::fetch(Server& server, const std::string& relative,
-                                           std::string& problem) {
+                                           std::string& problem, std::string& outcome) {
   auto file = cache_.begin(relative);
   if (!file) {
     problem = llvm::toString(file.takeError());
+    outcome = "not asked: the symbol cache cannot take the file: " + problem;
     return Answer::Failed;
   }
   std::FILE* stream = fdopen(dup(file->fd()), "w+b");
   if (!stream) {
     problem = cache_.path(relative) + ": cannot write it: " + std::strerror(errno);
+    outcome = "not asked: " + problem;
     return Answer::Failed;
   }
   HttpRequest request;
@@ -115,18 +131,24 @@ SymbolServers::Answer SymbolServers::fetch(Server& server, const std::string& re
   HttpResponse response = performWithRetries(request, options_.retry, &tries);
   std::fclose(stream);
   requests_ += tries;
-  if (response.status == 404 || response.status == 410 || response.status == 403)
+  std::string status = "HTTP " + std::to_string(response.status);
+  if (response.status == 404 || response.status == 410 || response.status == 403) {
+    outcome = status + " (not there)";
     return Answer::NotThere; // S3 answers 403 for a missing key when listing is not allowed
+  }
   if (response.status >= 200 && response.status <= 299) {
     if (!looksLikeSymbolFile(file->fd())) {
       problem = request.url + ": the server's answer is not a symbol file";
+      outcome = status + ", but not a symbol file";
       warn_(problem);
       return Answer::NotThere;
     }
     if (llvm::Error error = file->commit()) {
       problem = llvm::toString(std::move(error));
+      outcome = status + ", but the symbol cache cannot keep it: " + problem;
       return Answer::Failed;
     }
+    outcome = "found (" + status + ")";
     return Answer::Fetched;
   }
   // Retries spent, or an answer that says the server cannot serve us: it
@@ -135,6 +157,11 @@ SymbolServers::Answer SymbolServers::fetch(Server& server, const std::string& re
   problem = describeFailure(server.url, response);
   if (tries > 1)
     problem += " (after " + std::to_string(tries) + " tries)";
+  // The same words without the server's URL, which the attempt names.
+  outcome = llvm::StringRef(problem).starts_with(server.url + ": ")
+                ? problem.substr(server.url.size() + 2)
+                : problem;
+  outcome += ": not asked again in this run";
   warn_("symbol server " + problem + ": going on without it");
   return Answer::Failed;
 }

@@ -8,6 +8,7 @@
 // and not asked again in this run, and the caller goes on without it.
 #pragma once
 
+#include "symbol_server/symbol_attempt.h"
 #include "symbol_server/symbol_cache.h"
 #include "upload/retry_policy.h"
 
@@ -48,7 +49,10 @@ public:
   SymbolServers(SymbolServerOptions options, std::function<void(const std::string&)> warn);
 
   // The cached or fetched symbol file of `key`, or none (`why` says why).
-  std::optional<FetchedSymbols> find(const SymbolKey& key, std::string& why);
+  // `attempts`, when given, receives every cache path and URL tried, in
+  // order, with what each answered.
+  std::optional<FetchedSymbols> find(const SymbolKey& key, std::string& why,
+                                     std::vector<SymbolAttempt>* attempts = nullptr);
 
   const SymbolCache& cache() const { return cache_; }
   // Requests sent so far (retries included), for -v and the tests.
@@ -60,7 +64,9 @@ private:
     bool failed = false;
   };
   enum class Answer { Fetched, NotThere, Failed };
-  Answer fetch(Server& server, const std::string& relative, std::string& problem);
+  // `outcome`: what the server answered, for the attempt's record.
+  Answer fetch(Server& server, const std::string& relative, std::string& problem,
+               std::string& outcome);
 
   std::vector<Server> servers_;
   SymbolCache cache_;

@@ -8,6 +8,7 @@
 #include "limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
 #include "lookup/symbol_source.h"
+#include "stackwalk/symbol_explain.h"
 #include "store/store_listing.h"
 #include "symbol_writer/text_reader.h"
 #include "symtool/crash_report.h"
@@ -146,6 +147,11 @@ int main(int argc, char** argv) {
                       "four of them: docs/STACKWALK.md)");
   stackwalk->add_flag("-v,--verbose", warnings,
                       "print what was odd in the dump, and why each thread's walk stopped");
+  bool explain = false;
+  stackwalk->add_flag("--explain", explain,
+                      "on stderr, per module: every store path, cache path and symbol server URL "
+                      "tried for its symbols, in order, and what each answered (found, missing, "
+                      "HTTP status, a miss remembered in the cache, unreadable, another debug id)");
 
   std::vector<std::string> index_paths;
   CLI::App* index = app.add_subcommand(
@@ -354,6 +360,9 @@ int main(int argc, char** argv) {
         for (const WalkedThread& thread : walk.threads)
           std::fprintf(stderr, "symtool: thread %u: %s\n", thread.tid, thread.end.c_str());
     }
+    if (explain)
+      for (const std::string& line : explainSymbolSearch(walk))
+        std::fprintf(stderr, "symtool: %s\n", line.c_str());
     if (format == "json")
       printWalkJson(walk, stdout);
     else if (format == "breakpad")

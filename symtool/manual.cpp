@@ -19,7 +19,9 @@ const ToolManual& symtoolManual() {
        "Lookups read a binary index of each symbol file, built on first use and kept in the "
        "index cache (--index-cache; by default $XDG_CACHE_HOME/symtool/index), then mapped: "
        "a lookup in a large file takes milliseconds. Symbol files can also come from HTTP "
-       "symbol servers (--symbols-url), kept in a local cache."},
+       "symbol servers (--symbols-url), kept in a local cache. stackwalk --explain says, per "
+       "module, every store path, cache path and URL its symbols were looked for at, in "
+       "order, and what each answered: why a frame has no name."},
       {},
       {{"0", "done (validate: no problem found; diff: the files are the same)"},
        {"1", "an input could not be read (validate: problems found; diff: the files differ)"},
@@ -28,6 +30,9 @@ const ToolManual& symtoolManual() {
        {"symtool symbolize --store symbols crash.txt", "a logged backtrace, resolved"},
        {"symtool stackwalk --store symbols --format breakpad crash.dmp",
         "a minidump walked, printed as Breakpad's minidump_stackwalk prints it"},
+       {"symtool stackwalk --store symbols --symbols-url https://symbols.example.com "
+        "--explain crash.dmp",
+        "the same walk, saying on stderr where each module's symbols were looked for"},
        {"symtool validate symbols/app/*/app.sym", "every problem with its line number"},
        {"symtool index /srv/symbols", "each file's lookup index written beside it"}},
       {"dump_syms", "symstore", "minidump_stackwalk"}};
