@@ -1,9 +1,9 @@
 #include "dwarf/function_names.h"
 
 #include "limits/input_limits.h"
+#include "object/demangle.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
-#include <llvm/Demangle/Demangle.h>
 #include <vector>
 
 namespace dumpsyms {
@@ -12,19 +12,41 @@ using namespace llvm;
 
 namespace {
 
-bool isCLanguage(DWARFDie die) {
+// How a language's DW_AT_name relates to the function's whole name.
+enum class TreeNames {
+  // Not whole: C++ and most others (no parameters, scopes to add); the
+  // linkage name comes first.
+  Partial,
+  // The whole name as it is: C (no overloading), Go (the compiler writes
+  // `main.(*ring).push` there and no linkage name).
+  Plain,
+  // Whole once qualified by the enclosing module or procedure, and better
+  // than the linkage name: Fortran's `__grid_mod_MOD_grid_step` is
+  // `grid_mod::grid_step`, its `outer_` is `outer`.
+  Qualified
+};
+
+TreeNames treeNames(DWARFDie die) {
   std::optional<uint64_t> language = unitLanguage(die);
   if (!language)
-    return false;
+    return TreeNames::Partial;
   switch (*language) {
   case dwarf::DW_LANG_C:
   case dwarf::DW_LANG_C89:
   case dwarf::DW_LANG_C99:
   case dwarf::DW_LANG_C11:
   case dwarf::DW_LANG_C17:
-    return true;
+  case dwarf::DW_LANG_Go:
+    return TreeNames::Plain;
+  case dwarf::DW_LANG_Fortran77:
+  case dwarf::DW_LANG_Fortran90:
+  case dwarf::DW_LANG_Fortran95:
+  case dwarf::DW_LANG_Fortran03:
+  case dwarf::DW_LANG_Fortran08:
+  case dwarf::DW_LANG_Fortran18:
+    return TreeNames::Qualified;
   default:
-    return false;
+    return TreeNames::Partial;
   }
 }
 
@@ -75,25 +97,23 @@ std::string FunctionNamer::inlineOriginName(DWARFDie die) {
 
 FunctionNamer::Name FunctionNamer::computeName(DWARFDie die) {
   std::vector<DWARFDie> chain = declarationChain(die);
-  bool c_language = isCLanguage(die);
+  TreeNames tree = treeNames(die);
 
-  // The linkage name, in any language: in C it is an asm label (glibc's
-  // `open` is `open64`), the name the code really has.
-  for (DWARFDie link : chain) {
+  if (tree == TreeNames::Qualified)
+    for (DWARFDie link : chain)
+      if (stringAttribute(link, {dwarf::DW_AT_name}))
+        return {qualifiedName(link), true};
+  // The linkage name, in C and C++ alike: in C it is an asm label (glibc's
+  // `open` is `open64`), the name the code really has. Demangled as the
+  // symbol table's names are (object/demangle), so that a function has one
+  // name whichever of the two names it.
+  for (DWARFDie link : chain)
     if (const char* linkage =
-            stringAttribute(link, {dwarf::DW_AT_linkage_name, dwarf::DW_AT_MIPS_linkage_name})) {
-      // As llvm-symbolizer: the demangled form, or the linkage name as it is
-      // when LLVM's demangler cannot read it.
-      std::string demangled;
-      if (nonMicrosoftDemangle(linkage, demangled))
-        return {demangled, true};
-      return {linkage, true};
-    }
-  }
+            stringAttribute(link, {dwarf::DW_AT_linkage_name, dwarf::DW_AT_MIPS_linkage_name}))
+      return {demangle(linkage), true};
   for (DWARFDie link : chain) {
-    if (stringAttribute(link, {dwarf::DW_AT_name}))
-      return c_language ? Name{stringAttribute(link, {dwarf::DW_AT_name}), true}
-                        : Name{qualifiedName(link), false};
+    if (const char* plain = stringAttribute(link, {dwarf::DW_AT_name}))
+      return tree == TreeNames::Plain ? Name{plain, true} : Name{qualifiedName(link), false};
   }
   for (DWARFDie link : chain)
     if (const char* linkage =
@@ -130,8 +150,14 @@ std::string FunctionNamer::qualifiedName(DWARFDie named) {
         result = std::string(scope_name) + "::" + result;
       }
       break;
+    case dwarf::DW_TAG_module: // Fortran's modules (and D's, Clang's)
+      if (!scope_name)
+        return result;
+      result = std::string(scope_name) + "::" + result;
+      break;
     case dwarf::DW_TAG_subprogram:
-      // A local class's method: qualify with the enclosing function's name.
+      // A local class's method (or Fortran's internal procedure): qualify
+      // with the enclosing function's name.
       return name(scope) + "::" + result;
     default:
       return result;

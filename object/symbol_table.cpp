@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <llvm/BinaryFormat/ELF.h>
+#include <tuple>
+#include <unordered_set>
 
 namespace dumpsyms {
 
@@ -39,6 +41,19 @@ void collect(const ElfImage& image, Range symbols, NameStyle style, std::vector<
   if (bad)
     diagnostics.warn(image.path() + ": " + std::to_string(bad) +
                      " unreadable symbol-table entries");
+}
+
+// Moves each size-0 symbol that shares its address with a sized one behind
+// every other symbol, keeping table order otherwise: the builder names
+// code after the first symbol at its address.
+void putLabelsLast(std::vector<CodeSymbol>& symbols) {
+  std::unordered_set<uint64_t> sized;
+  for (const CodeSymbol& symbol : symbols)
+    if (symbol.size != 0)
+      sized.insert(symbol.address);
+  std::stable_partition(symbols.begin(), symbols.end(), [&](const CodeSymbol& symbol) {
+    return symbol.size != 0 || !sized.contains(symbol.address);
+  });
 }
 
 } // namespace
@@ -80,6 +95,8 @@ std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, NameStyle style,
   } else if (dynsym && wellFormed(image, *dynsym, diagnostics)) {
     collect(image, image.object().getDynamicSymbolIterators(), style, out, diagnostics);
   }
+  if (style == NameStyle::Llvm)
+    putLabelsLast(out);
   return out;
 }
 
@@ -88,11 +105,16 @@ std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, NameStyle style,
 namespace dumpsyms {
 
 SymbolIndex::SymbolIndex(const std::vector<CodeSymbol>& symbols) {
+  std::vector<std::tuple<uint64_t, bool, const std::string*>> entries;
   for (const CodeSymbol& symbol : symbols)
     if (!symbol.name.empty())
-      by_address_.push_back({symbol.address, &symbol.name});
-  std::stable_sort(by_address_.begin(), by_address_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+      entries.push_back({symbol.address, symbol.size == 0, &symbol.name});
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  });
+  by_address_.reserve(entries.size());
+  for (const auto& [address, label, name] : entries)
+    by_address_.push_back({address, name});
 }
 
 const std::string* SymbolIndex::nameAt(uint64_t address) const {

@@ -13,7 +13,10 @@ namespace dumpsyms {
 
 // STT_FUNC and STT_GNU_IFUNC symbols defined in a section, from .symtab, or
 // from .dynsym when there is no .symtab; in table order, names demangled in
-// `style` (demangleSymbol). ARM Thumb addresses lose their low bit.
+// `style` (demangleSymbol). ARM Thumb addresses lose their low bit. In LLVM's
+// spelling a size-0 label at the address of a sized symbol (Go's
+// `runtime.text` before the first function) comes after all the others,
+// so that the function's own symbol names it; Breakpad takes the first.
 std::vector<CodeSymbol> readCodeSymbols(const ElfImage& image, NameStyle style,
                                         Diagnostics& diagnostics);
 
@@ -26,7 +29,8 @@ namespace dumpsyms {
 class SymbolIndex {
 public:
   explicit SymbolIndex(const std::vector<CodeSymbol>& symbols);
-  // The name of the first symbol (in table order) at exactly `address`.
+  // The name of the first symbol (in table order) at exactly `address`,
+  // a sized one before any size-0 label.
   const std::string* nameAt(uint64_t address) const;
 
 private:
