@@ -432,12 +432,12 @@ Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Options& o
   auto dbi = pdb.raw().getPDBDbiStream();
   if (!dbi)
     return fileError(pdb.path(), "corrupt DBI stream: " + toString(dbi.takeError()));
-  InlineeNames inlinees(pdb.raw());
+  InlineeNames inlinees(pdb);
   for (const std::string& warning : pdb.openWarnings())
     diagnostics.warn(pdb.path() + ": " + warning);
   uint32_t module_count = pdb.moduleCount();
   for (uint32_t i = 0; i < module_count; ++i) {
-    ModuleSymbolsResult symbols = readModuleSymbols(pdb, i, inlinees, namer);
+    ModuleSymbolsResult symbols = readModuleSymbols(pdb, i, inlinees, namer, options.inlines);
     for (std::string& warning : symbols.warnings)
       diagnostics.warn(pdb.path() + ": " + warning);
     builder.addUnit(std::move(symbols.unit));

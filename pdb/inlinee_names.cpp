@@ -1,5 +1,7 @@
 #include "pdb/inlinee_names.h"
 
+#include "pdb/pdb_file.h"
+
 #include <llvm/DebugInfo/CodeView/LazyRandomTypeCollection.h>
 #include <llvm/DebugInfo/CodeView/TypeDeserializer.h>
 #include <llvm/DebugInfo/CodeView/TypeRecord.h>
@@ -11,7 +13,7 @@ namespace dumpsyms {
 using namespace llvm;
 using namespace llvm::codeview;
 
-InlineeNames::InlineeNames(pdb::PDBFile& file) : file_(file) {}
+InlineeNames::InlineeNames(PdbFile& pdb) : file_(pdb.raw()), cross_module_(pdb) {}
 
 namespace {
 
@@ -68,7 +70,20 @@ TypeStream* InlineeNames::stream(uint32_t index, std::unique_ptr<TypeStream>& sl
   return slot.get();
 }
 
-std::string InlineeNames::name(TypeIndex inlinee) {
+std::string InlineeNames::name(TypeIndex inlinee, const CrossModuleImports& imports) {
+  if (!isCrossModuleId(inlinee.getIndex()))
+    return globalName(inlinee);
+  std::string problem;
+  std::optional<uint32_t> global = cross_module_.resolve(inlinee.getIndex(), imports, problem);
+  if (!global) {
+    if (problems_seen_.insert(problem).second)
+      problems_.push_back(problem);
+    return "";
+  }
+  return globalName(TypeIndex(*global));
+}
+
+std::string InlineeNames::globalName(TypeIndex inlinee) {
   auto cached = cache_.find(inlinee.getIndex());
   if (cached != cache_.end())
     return cached->second;

@@ -177,7 +177,7 @@ bool isProcedure(SymbolKind kind) {
 } // namespace
 
 ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, InlineeNames& inlinees,
-                                      const ProcedureNamer& namer) {
+                                      const ProcedureNamer& namer, bool inlined_code_lines) {
   ModuleSymbolsResult result;
   auto dbi = pdb.raw().getPDBDbiStream();
   if (!dbi) {
@@ -207,6 +207,8 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
   UnitSymbols& unit = result.unit;
   ModuleFiles files(pdb, stream, unit, result.warnings);
 
+  // The ids this module's inline sites may name in other modules.
+  CrossModuleImports imports;
   // Where each inlinee starts: S_INLINEELINES entries, by inlinee id.
   std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> inlinee_starts; // -> file, line
   // C13 line rows, all procedures of the module together.
@@ -254,6 +256,12 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
       for (const InlineeSourceLine& line : inlinee_lines)
         inlinee_starts[line.Header->Inlinee.getIndex()] = {line.Header->FileID,
                                                            line.Header->SourceLineNum};
+    } else if (subsection.kind() == DebugSubsectionKind::CrossScopeImports) {
+      std::string problem;
+      if (auto read = readCrossModuleImports(pdb, subsection.getRecordData(), problem))
+        imports = std::move(*read);
+      else
+        warn(problem);
     }
   }
 
@@ -338,12 +346,19 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
                            [&](uint64_t start, uint64_t end, uint32_t line, uint32_t file) {
                              lines.paint(start, end, line, file);
                            });
+    // (nested calls' call lines need the inlined code's lines painted even
+    // when the function keeps its own)
+    std::optional<LineMap> own_lines;
+    if (!inlined_code_lines)
+      own_lines = lines;
     for (const PendingSite& site : pending.sites) {
       InlineCall call;
       call.depth = site.depth;
-      std::string name = inlinees.name(site.inlinee);
+      std::string name = inlinees.name(site.inlinee, imports);
       if (name.empty())
-        name = fmt::format("<inlinee {:#x}>", site.inlinee.getIndex());
+        name = isCrossModuleId(site.inlinee.getIndex())
+                   ? std::string("<inlinee of another module>") // (why: a warning)
+                   : fmt::format("<inlinee {:#x}>", site.inlinee.getIndex());
       auto [origin, added] = origin_ids.emplace(name, uint32_t(unit.origins.size()));
       if (added)
         unit.origins.push_back(name);
@@ -367,7 +382,7 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
                       piece.line, *file);
       function.inlines.push_back(std::move(call));
     }
-    function.lines = lines.lines();
+    function.lines = own_lines ? own_lines->lines() : lines.lines();
     unit.functions.push_back(std::move(function));
   }
   return result;

@@ -2,9 +2,13 @@
 // every S_GPROC32/S_LPROC32 (and their _ID forms), line records from the
 // C13 lines subsections, inlined calls from S_INLINESITE records.
 //
-// Lines inside an inlined call are those of the inlined code (from the
-// site's annotations), as DWARF line tables give them: the C13 rows there
-// are the call site's, which become the INLINE record's call line.
+// The C13 rows give each function's own lines, at an inlined call the
+// call's line. With `inlined_code_lines` (-d: INLINE records are written),
+// lines inside an inlined call are those of the inlined code instead (from
+// the site's annotations), as DWARF line tables give them, and the C13 row
+// there becomes the INLINE record's call line; without it a function's
+// lines are its own, as Breakpad's and Mozilla's dumpers and
+// `llvm-symbolizer --no-inlines` give them.
 #pragma once
 
 #include "pdb/inlinee_names.h"
@@ -38,6 +42,6 @@ struct ModuleSymbolsResult {
 };
 
 ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, InlineeNames& inlinees,
-                                      const ProcedureNamer& namer);
+                                      const ProcedureNamer& namer, bool inlined_code_lines);
 
 } // namespace dumpsyms

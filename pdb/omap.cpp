@@ -135,9 +135,13 @@ OmapStreams readOmapStreams(pdb::PDBFile& file) {
       readOmapStream(file, *dbi, pdb::DbgHeaderType::OmapToSrc, result.problems, "OMAP_TO_SRC");
   if (!from || from->empty())
     return result;
+  // Real rewritten images' PDBs often have no SectionHdrOrig: Microsoft's
+  // DIA then takes the section headers stream for the original image's.
   uint32_t original = dbi->getDebugStreamIndex(pdb::DbgHeaderType::SectionHdrOrig);
+  if (original == pdb::kInvalidStreamIndex)
+    original = dbi->getDebugStreamIndex(pdb::DbgHeaderType::SectionHdr);
   if (original == pdb::kInvalidStreamIndex) {
-    result.problems.push_back("OMAP without the original section headers (SectionHdrOrig): "
+    result.problems.push_back("OMAP without section headers (SectionHdrOrig or SectionHdr): "
                               "addresses are not mapped");
     return result;
   }

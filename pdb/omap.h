@@ -3,7 +3,8 @@
 // symbols, lines and FrameData describe the image as the linker made it;
 // OMAP_FROM_SRC maps each of its blocks to where the rewriter put it in
 // the shipped image (or to 0: dropped), OMAP_TO_SRC the other way, and the
-// original section headers (SectionHdrOrig) place the original sections.
+// original section headers (SectionHdrOrig, else, as DIA takes them, the
+// section headers stream) place the original sections.
 // A function whose blocks were scattered becomes several ranges; what maps
 // to 0 is dropped.
 #pragma once
@@ -47,7 +48,7 @@ private:
 
 struct OmapStreams {
   std::optional<Omap> omap;                    // none: the image was not rewritten
-  std::vector<uint32_t> original_section_rvas; // from SectionHdrOrig
+  std::vector<uint32_t> original_section_rvas; // from SectionHdrOrig (else SectionHdr)
   std::vector<bool> original_code_sections;    // (as PdbFile keeps them)
   std::vector<std::string> problems;
 };

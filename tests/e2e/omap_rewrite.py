@@ -5,13 +5,15 @@ The PE's .text is cut into blocks (each procedure in two halves, and the
 gaps between procedures), the blocks are laid out again (the even ones in
 reverse order, then the odd ones: a procedure's halves land apart) with one
 gap block left out (its bytes gone: OMAP maps it to 0), and the
-PDB gains what such a rewriter adds: OMAP_FROM_SRC (original -> shipped),
-OMAP_TO_SRC (shipped -> original) and the original section headers
-(SectionHdrOrig), named by the DBI stream's optional debug header. The
+PDB gains what such a rewriter adds: OMAP_FROM_SRC (original -> shipped)
+and OMAP_TO_SRC (shipped -> original), named by the DBI stream's optional
+debug header; with `original_headers`, also the original section headers
+(SectionHdrOrig), which real reordered PDBs often lack (Microsoft's DIA
+then reads the section headers stream as the original image's). The
 PDB's own records stay in the original image's addresses, as a rewritten
 image's PDB keeps them. The MSF file is written anew around its streams.
 
-    rewrite(exe, pdb, out_exe, out_pdb) -> Permutation
+    rewrite(exe, pdb, out_exe, out_pdb, original_headers=False) -> Permutation
 """
 import bisect
 import re
@@ -131,7 +133,7 @@ def _dbi_debug_header_offset(dbi):
     return 64 + mod + sc + sm + src + tsm + ec, opt
 
 
-def rewrite(exe, pdb, out_exe, out_pdb):
+def rewrite(exe, pdb, out_exe, out_pdb, original_headers=False):
     data = bytearray(open(exe, "rb").read())
     sections = _pe_sections(data)
     text = next(s for s in sections if s["name"] == ".text")
@@ -175,7 +177,7 @@ def rewrite(exe, pdb, out_exe, out_pdb):
         fh.write(data)
 
     # The PDB: the OMAP tables (an identity entry for what follows .text)
-    # and the original section headers.
+    # and, if asked for, the original section headers.
     block_size, magic, streams = _read_msf(open(pdb, "rb").read())
     from_src = permutation.from_src + [(text_end, text_end)]
     to_src = permutation.to_src + [(text_end, text_end)]
@@ -187,8 +189,10 @@ def rewrite(exe, pdb, out_exe, out_pdb):
         raise SystemExit(f"{pdb}: the DBI stream's debug header has {count} entries")
     indices = list(struct.unpack_from(f"<{count}H", dbi, at))
     section_headers = streams[indices[DBG_SECTION_HDR]]
-    for kind, payload in ((DBG_OMAP_TO_SRC, pack(to_src)), (DBG_OMAP_FROM_SRC, pack(from_src)),
-                          (DBG_SECTION_HDR_ORIG, section_headers)):
+    added = [(DBG_OMAP_TO_SRC, pack(to_src)), (DBG_OMAP_FROM_SRC, pack(from_src))]
+    if original_headers:
+        added.append((DBG_SECTION_HDR_ORIG, section_headers))
+    for kind, payload in added:
         indices[kind] = len(streams)
         streams.append(payload)
     struct.pack_into(f"<{count}H", dbi, at, *indices)

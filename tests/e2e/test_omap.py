@@ -2,7 +2,9 @@
 """PDBs of images rewritten after linking (OMAP), on fixtures this test
 makes (omap_rewrite.py: the x86 PE/PDB fixtures' .text cut into blocks,
 laid out again with each procedure's halves apart and one gap dropped, the
-PDB given OMAP_FROM_SRC, OMAP_TO_SRC and SectionHdrOrig).
+PDB given OMAP_FROM_SRC and OMAP_TO_SRC; each fixture twice: without
+SectionHdrOrig, as real reordered PDBs often are (`llvm-pdbutil dump
+--section-headers` finds none), and with it).
 
 The oracle is the un-rewritten pair: at every byte A' of the rewritten
 image's code, our file's function, file, line and inline frames are what
@@ -12,7 +14,10 @@ original agrees with llvm-symbolizer there, which pdb_vs_llvm_tools
 checks); the STACK WIN record covering A' has the fields of the one
 covering A; every PUBLIC moves with its block; nothing covers the shipped
 bytes no original code maps to; a procedure whose halves were moved apart
-is several FUNC records; symcheck validate passes.
+is several FUNC records; every procedure `llvm-pdbutil dump --symbols`
+lists in the original PDB is one FUNC record, of one name, for each run of
+the shipped bytes the permutation moves it to, and no other FUNC is
+written; symcheck validate passes.
 """
 import os
 import shutil
@@ -58,23 +63,74 @@ def stack_win_records(text):
     return out
 
 
+def shipped_runs(permutation, start, end):
+    """The shipped [start, end) runs the original [start, end) moved to."""
+    runs = []
+    for address in range(start, end):
+        moved = permutation.to_shipped(address)
+        if moved is None:
+            continue
+        if runs and runs[-1][1] == moved:
+            runs[-1][1] = moved + 1
+        else:
+            runs.append([moved, moved + 1])
+    return sorted(tuple(r) for r in runs)
+
+
+def has_original_section_headers(pdb):
+    out = subprocess.run([f"{omap_rewrite.LLVM}/llvm-pdbutil", "dump", "--section-headers", pdb],
+                         capture_output=True, text=True, check=True).stdout
+    original = out[out.index("Original Section Headers"):]
+    return "does not contain the requested image section header" not in original
+
+
+def check_procedures(report, stem, pdb, exe, permutation, rewritten, totals):
+    """Each original procedure (llvm-pdbutil) as FUNC records at the runs the
+    permutation gives, one name for all of them; no FUNC besides."""
+    sections = [s["va"] for s in omap_rewrite._pe_sections(open(exe, "rb").read())]
+    funcs = {(f.address, f.address + f.size): f.name for f in rewritten.funcs}
+    expected = set()
+    for start, end in omap_rewrite._procedures(pdb, sections):
+        runs = shipped_runs(permutation, start, end)
+        expected.update(runs)
+        names = {funcs.get(run) for run in runs}
+        totals["procedures"] += 1
+        if None in names or len(names) != 1:
+            report.fail(f"{stem}: procedure {start:#x}-{end:#x} moved to {[(hex(a), hex(b)) for a, b in runs]}: "
+                        f"FUNC records {[(hex(a), hex(b)) for a, b in funcs if any(a < e and s < b for s, e in runs)]}")
+        else:
+            totals["procedures_agree"] += 1
+    for extra in sorted(set(funcs) - expected)[:5]:
+        report.fail(f"{stem}: FUNC {funcs[extra]} at {extra[0]:#x}-{extra[1]:#x} is no procedure's")
+
+
 def main():
     args = common.arguments()
     common.require_shared(args)
     report = common.Report("omap")
     pdb_dir = os.path.join(args.fixtures, "pdb")
     work = tempfile.mkdtemp()
-    totals = {"bytes": 0, "agree": 0, "padding": 0, "split": 0, "publics": 0, "stack_win": 0}
+    totals = {"bytes": 0, "agree": 0, "padding": 0, "split": 0, "publics": 0, "stack_win": 0,
+              "procedures": 0, "procedures_agree": 0, "pdbs": 0, "without_original_headers": 0}
     try:
-        for stem in FIXTURES:
+        for stem, original_headers in [(s, h) for s in FIXTURES for h in (False, True)]:
             exe, pdb = os.path.join(pdb_dir, stem + ".exe"), os.path.join(pdb_dir, stem + ".pdb")
-            out_exe, out_pdb = os.path.join(work, stem + ".exe"), os.path.join(work, stem + ".pdb")
-            permutation = omap_rewrite.rewrite(exe, pdb, out_exe, out_pdb)
+            variant = os.path.join(work, "with" if original_headers else "without")
+            os.makedirs(variant, exist_ok=True)
+            out_exe, out_pdb = os.path.join(variant, stem + ".exe"), os.path.join(variant, stem + ".pdb")
+            permutation = omap_rewrite.rewrite(exe, pdb, out_exe, out_pdb, original_headers)
+            totals["pdbs"] += 1
+            if has_original_section_headers(out_pdb) != original_headers:
+                report.fail(f"{stem}: llvm-pdbutil finds SectionHdrOrig {not original_headers}ly")
+            elif not original_headers:
+                totals["without_original_headers"] += 1
+            if not original_headers:
+                stem += " (no SectionHdrOrig)"
             original_text, rewritten_text = dump(args, pdb), dump(args, out_pdb)
             original, rewritten = symfile.SymFile(original_text), symfile.SymFile(rewritten_text)
             for problem in rewritten.structural_problems()[:5]:
                 report.fail(f"{stem}: {problem}")
-            sym_path = os.path.join(work, stem + ".sym")
+            sym_path = out_pdb + ".sym"
             with open(sym_path, "w") as fh:
                 fh.write(rewritten_text)
             check = subprocess.run(["python3", os.path.join(args.shared, "tools", "symcheck.py"),
@@ -82,6 +138,7 @@ def main():
             if check.returncode != 0:
                 report.fail(f"{stem}: symcheck validate: {check.stdout.strip().splitlines()[-1:]}")
 
+            check_procedures(report, stem, pdb, exe, permutation, rewritten, totals)
             base = image_base(exe)
             code = [a for s, e in permutation.shipped_code() for a in range(s, e)]
             originals = {a: permutation.to_original(a) for a in code}
@@ -121,6 +178,11 @@ def main():
                     totals["publics"] += 1
         if totals["split"] == 0:
             report.fail("no procedure became several FUNC records")
+        if not totals["without_original_headers"]:
+            report.fail("no rewritten PDB without SectionHdrOrig")
+        report.note(f"{totals['pdbs']} rewritten PDBs, {totals['without_original_headers']} without SectionHdrOrig; "
+                    f"original procedures (llvm-pdbutil) as FUNC records where the permutation moved them: "
+                    f"{totals['procedures_agree']}/{totals['procedures']}")
         report.note(f"{totals['bytes']} rewritten code bytes as in the original image "
                     f"({totals['agree']} of them also equal llvm-symbolizer's frames there, "
                     f"{totals['padding']} padding between procedures); "

@@ -6,7 +6,16 @@ pdb_fixtures.py builds (clang-19 + lld-link-19, x86, x86_64 and arm64):
   prints, the machine, TimeDateStamp and SizeOfImage of
   `llvm-readobj --file-headers`;
 - every byte of every FUNC: function, file, line and inline frames as
-  `llvm-symbolizer --inlining` gives them for the PE;
+  `llvm-symbolizer --inlining` gives them for the PE (-d); without -d,
+  the function, file and line `llvm-symbolizer --no-inlines` gives (a
+  function's own lines, at an inlined call the call's line); the same
+  without -d for the MSVC-built x64 pair of ../shared/windows;
+- inline sites named by cross-module ids (as MSVC /GL writes them;
+  cross_module_rewrite.py makes them from the two-module fixtures): the
+  ids resolve, through the tables `llvm-pdbutil dump --xmi --xme` prints,
+  to the IPI ids the original PDB's sites had, no `<inlinee 0x8...>` is
+  written, and every byte's frames are what `llvm-symbolizer --inlining`
+  gives for the original pair;
 - FUNC and PUBLIC records: one per procedure and per code public that
   `llvm-pdbutil dump --symbols --publics` lists, at its address, named alike;
 - STACK WIN: one record per entry `llvm-pdbutil dump --fpo` lists, with the
@@ -35,6 +44,7 @@ import subprocess
 import tempfile
 
 import common
+import cross_module_rewrite
 import omap_rewrite  # (its MSF reader and writer)
 import oracles
 import symfile
@@ -242,6 +252,36 @@ def evaluate_rules(args, sym_path, seed, rvas):
 
 
 # --------------------------------------------------------------- checks
+def compare_with_symbolizer(report, name, image, base, sym, shared, inlining, totals, prefix,
+                            unlined=False, lines_only=False):
+    """Every byte of every FUNC of `sym` against llvm-symbolizer on `image`
+    (with or without its inline frames); counts into totals[prefix + ...].
+    `unlined`: code no line row covers (MSVC's CRT) has no line record, where
+    the symbolizer answers line 0. `lines_only`: files and lines, not names
+    (which test_msvc_pdbs judges against Breakpad's)."""
+    rvas = sorted({a for f in sym.funcs for a in range(f.address, f.address + f.size)})
+    frames = oracles.symbolize(image, [base + a for a in rvas], inlining=inlining)
+    for rva in rvas:
+        ours = sym.inline_stack(rva)
+        theirs = [(f["FunctionName"], f["FileName"], f["Line"]) for f in frames.get(base + rva, [])]
+        if lines_only:
+            ours = ours and [("",) + frame[1:] for frame in ours]
+            theirs = [("",) + frame[1:] for frame in theirs]
+        totals[prefix + "addresses"] += 1
+        if rva in shared and ours and theirs and len(ours) == len(theirs) == 1 and \
+                ours[0][:2] == theirs[0][:2] and {ours[0][2], theirs[0][2]} <= shared[rva]:
+            totals[prefix + "shared_offsets"] += 1
+            theirs = ours
+        if unlined and not ours and len(theirs) == 1 and theirs[0][1:] == ("", 0):
+            totals[prefix + "unlined"] += 1
+            theirs = ours
+        if ours == theirs:
+            totals[prefix + "addresses_agree"] += 1
+            totals[prefix + "inline_frames"] += max(0, len(theirs or []) - 1)
+        else:
+            report.fail(f"{name} {rva:#x}{'' if inlining else ' (no -d)'}: ours {ours} symbolizer {theirs}")
+
+
 def check_fixture(args, report, fixture, totals):
     name, image, pdb = fixture["name"], fixture["image"], fixture["pdb"]
     x86 = fixture["cpu"] == "x86"
@@ -279,24 +319,16 @@ def check_fixture(args, report, fixture, totals):
         if sym.info.get("CODE_ID") != code_id:
             report.fail(f"{name}: INFO CODE_ID {sym.info.get('CODE_ID')} != {code_id}")
 
-        # Every byte of every FUNC against llvm-symbolizer.
+        # Every byte of every FUNC against llvm-symbolizer: with -d its
+        # inline frames, without -d its one frame.
         base = headers["image_base"]
-        rvas = sorted({a for f in sym.funcs for a in range(f.address, f.address + f.size)})
-        frames = oracles.symbolize(image, [base + a for a in rvas], inlining=True)
         shared = lines_sharing_an_offset(pdb, headers["sections"])
-        for rva in rvas:
-            ours = sym.inline_stack(rva)
-            theirs = [(f["FunctionName"], f["FileName"], f["Line"]) for f in frames.get(base + rva, [])]
-            totals["addresses"] += 1
-            if rva in shared and ours and theirs and len(ours) == len(theirs) == 1 and \
-                    ours[0][:2] == theirs[0][:2] and {ours[0][2], theirs[0][2]} <= shared[rva]:
-                totals["shared_offsets"] += 1
-                theirs = ours
-            if ours == theirs:
-                totals["addresses_agree"] += 1
-                totals["inline_frames"] += max(0, len(theirs) - 1)
-            else:
-                report.fail(f"{name} {rva:#x}: ours {ours} symbolizer {theirs}")
+        compare_with_symbolizer(report, name, image, base, sym, shared, True, totals, "")
+        plain_text = dump_text(args, image)
+        if any(line.startswith("INLINE") for line in plain_text.splitlines()):
+            report.fail(f"{name}: INLINE records without -d")
+        compare_with_symbolizer(report, name, image, base, symfile.SymFile(plain_text), shared, False,
+                                totals, "plain_")
 
         # FUNC / PUBLIC against the PDB's procedures and publics.
         procs, publics = pdb_procedures_and_publics(pdb, headers["sections"])
@@ -608,6 +640,85 @@ def check_untyped_names(args, report, fixture, totals, work):
                 report.fail(f"{name} untyped: local procedure {procedure!r} has no FUNC of its name")
 
 
+def check_msvc_lines(args, report, totals):
+    """The MSVC-built x64 pair without -d: every byte of every FUNC as
+    `llvm-symbolizer --no-inlines` says (it finds the PDB beside the PE)."""
+    windows = os.path.join(args.shared, "windows")
+    image, pdb = os.path.join(windows, "dump_syms_regtest64.exe"), os.path.join(windows, "dump_syms_regtest64.pdb")
+    headers = pe_headers(image)
+    sym = symfile.SymFile(dump_text(args, image))
+    compare_with_symbolizer(report, "dump_syms_regtest64.exe", image, headers["image_base"], sym,
+                            lines_sharing_an_offset(pdb, headers["sections"]), False, totals, "msvc_",
+                            unlined=True, lines_only=True)
+
+
+def cross_module_tables(pdb):
+    """llvm-pdbutil's view of the cross-module tables: per importing module
+    index, (the exporting module's name as printed, its local ids); per
+    exporting module index, {local id: IPI id}."""
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "--xmi", "--xme", pdb])
+    imports, exports, module, section = {}, {}, None, None
+    for line in out.splitlines():
+        if "Cross Module Imports" in line:
+            section = "imports"
+        elif "Cross Module Exports" in line:
+            section = "exports"
+        elif m := re.match(r"^\s*Mod (\d+) \|", line):
+            module = int(m.group(1))
+        elif section == "imports" and (m := re.match(r"^\s*(\S.*?) \| ((?:0x[0-9A-F]+ ?)+)$", line)):
+            imports.setdefault(module, []).append((m.group(1), [int(v, 16) for v in m.group(2).split()]))
+        elif section == "exports" and (m := re.match(r"^\s*(0x[0-9A-F]+) \| (0x[0-9A-F]+)$", line)):
+            exports.setdefault(module, {})[int(m.group(1), 16)] = int(m.group(2), 16)
+    return imports, exports
+
+
+def inline_site_ids(pdb):
+    """Record offset -> inlinee id of every S_INLINESITE, per module, as
+    llvm-pdbutil dump --symbols prints them."""
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "--symbols", pdb])
+    sites, module, lines = {}, None, out.splitlines()
+    for i, line in enumerate(lines):
+        if m := re.match(r"^\s*Mod (\d+) \|", line):
+            module = int(m.group(1))
+        elif (m := re.match(r"^\s*(\d+) \| S_INLINESITE2? ", line)) and i + 1 < len(lines):
+            inlinee = re.search(r"inlinee = (0x[0-9A-F]+)", lines[i + 1])
+            sites[(module, int(m.group(1)))] = int(inlinee.group(1), 16)
+    return sites
+
+
+def check_cross_module(args, report, fixture, totals, work):
+    """A two-module fixture whose second module names its inlinees by
+    cross-module ids, resolved through the first module's exports."""
+    name, image, pdb = fixture["name"], fixture["image"], fixture["pdb"]
+    where = os.path.join(work, name + ".xmod")
+    os.makedirs(where)
+    out_pdb = os.path.join(where, os.path.basename(pdb))
+    shutil.copy(image, where)  # (beside the PDB, as the original is)
+    cross_module_rewrite.rewrite(pdb, out_pdb, importer=1, exporter=0)
+    # The oracle of the ids: llvm-pdbutil's tables resolve each rewritten
+    # site's id to the one the original site had.
+    imports, exports = cross_module_tables(out_pdb)
+    before, after = inline_site_ids(pdb), inline_site_ids(out_pdb)
+    for (module, offset), inlinee in sorted(after.items()):
+        if not inlinee & 0x80000000:
+            continue
+        totals["cross_module_sites"] += 1
+        imported_from, ids = imports[module][(inlinee >> 20) & 0x7FF]
+        modules = run([f"{LLVM}/llvm-pdbutil", "dump", "--modules", out_pdb])
+        exporter = [int(m) for m, n in re.findall(r"Mod (\d+) \| `(.*)`", modules)
+                    if n.endswith(imported_from.lstrip("."))]
+        resolved = exports.get(exporter[0], {}).get(ids[inlinee & 0xFFFFF]) if exporter else None
+        if resolved != before[(module, offset)]:
+            report.fail(f"{name} cross-module: site at {offset} of module {module}: {inlinee:#x} resolves to "
+                        f"{resolved} by llvm-pdbutil, the original site names {before[(module, offset)]:#x}")
+    text = dump_text(args, out_pdb, "-d")
+    if "<inlinee 0x8" in text or "<inlinee of another module>" in text:
+        report.fail(f"{name} cross-module: an unresolved inlinee is written")
+    headers = pe_headers(image)
+    compare_with_symbolizer(report, name + " cross-module", image, headers["image_base"], symfile.SymFile(text),
+                            lines_sharing_an_offset(pdb, headers["sections"]), True, totals, "xmod_")
+
+
 def main():
     args = common.arguments(lambda p: (p.add_argument("--cfi-eval", required=True),
                                        p.add_argument("--roundtrip", required=True)))
@@ -616,6 +727,10 @@ def main():
     totals = dict.fromkeys(["validated", "shared_offsets", "addresses", "addresses_agree", "inline_frames", "procedures",
                             "procedures_agree", "publics", "publics_agree", "fpo_rows", "fpo_agree",
                             "unwind_states", "unwind_agree"], 0)
+    for prefix in ("plain_", "msvc_", "xmod_"):
+        totals.update(dict.fromkeys([prefix + k for k in ("addresses", "addresses_agree", "shared_offsets",
+                                                          "inline_frames", "unlined")], 0))
+    totals["cross_module_sites"] = 0
     names = dict.fromkeys(["parameter_sizes", "parameter_sizes_agree", "parameter_sizes_nonzero", "anonymous_outputs",
                            "anonymous_names", "anonymous_procedures", "anonymous_procedures_agree", "untyped_locals",
                            "untyped_locals_agree"], 0)
@@ -627,12 +742,26 @@ def main():
             check_parameter_sizes(args, report, fixture, names)
             check_anonymous_namespaces(args, report, fixture, names, work)
             check_untyped_names(args, report, fixture, names, work)
+            if fixture["name"].startswith("both."):
+                check_cross_module(args, report, fixture, totals, work)
+        check_msvc_lines(args, report, totals)
     finally:
         shutil.rmtree(work)
     report.note(f"{len(fixtures)} fixtures, {totals['validated']} pass symcheck validate")
     report.note(f"addresses agreeing with llvm-symbolizer (function, file, line, inline frames): "
                 f"{totals['addresses_agree']}/{totals['addresses']} ({totals['inline_frames']} inline frames; "
                 f"{totals['shared_offsets']} at an offset with several line rows, where either line counts)")
+    report.note(f"without -d, addresses agreeing with llvm-symbolizer --no-inlines (function, file, line): "
+                f"{totals['plain_addresses_agree']}/{totals['plain_addresses']} "
+                f"({totals['plain_shared_offsets']} at an offset with several line rows)")
+    report.note(f"MSVC x64 PDB without -d, addresses agreeing with llvm-symbolizer --no-inlines (file, line): "
+                f"{totals['msvc_addresses_agree']}/{totals['msvc_addresses']} "
+                f"({totals['msvc_shared_offsets']} at an offset with several line rows, "
+                f"{totals['msvc_unlined']} in code without line rows)")
+    report.note(f"cross-module ids: {totals['cross_module_sites']} inline sites resolved as llvm-pdbutil's "
+                f"--xmi/--xme tables say; addresses agreeing with llvm-symbolizer on the original pair: "
+                f"{totals['xmod_addresses_agree']}/{totals['xmod_addresses']} "
+                f"({totals['xmod_inline_frames']} inline frames)")
     report.note(f"procedures as FUNC: {totals['procedures_agree']}/{totals['procedures']}; "
                 f"code publics: {totals['publics_agree']}/{totals['publics']}")
     report.note(f"FrameData rows as STACK WIN: {totals['fpo_agree']}/{totals['fpo_rows']}")
@@ -646,7 +775,9 @@ def main():
                 f"{names['anonymous_procedures_agree']}/{names['anonymous_procedures']}")
     report.note(f"PDBs without type information, --names breakpad: local procedures by their own names "
                 f"{names['untyped_locals_agree']}/{names['untyped_locals']}")
-    if not totals["addresses"] or not totals["fpo_rows"] or not totals["unwind_states"]:
+    if not totals["addresses"] or not totals["fpo_rows"] or not totals["unwind_states"] or \
+            not totals["plain_addresses"] or not totals["msvc_addresses"] or not totals["cross_module_sites"] or \
+            not totals["xmod_inline_frames"]:
         report.fail("a check saw nothing to check")
     if not (names["parameter_sizes_nonzero"] and names["anonymous_procedures"] and names["untyped_locals"]):
         report.fail("a names check saw nothing to check")
