@@ -263,6 +263,9 @@ private:
   }
 
   bool value(std::string& out, char kind, const std::string& type_name) {
+    Depth depth(depth_); // array literals nest
+    if (!depth.ok())
+      return false;
     switch (peek()) {
     case 'n':
       ++pos_;
