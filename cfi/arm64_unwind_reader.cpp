@@ -394,28 +394,48 @@ void fillRows(const Description& d, Rows& rows, std::string& problem) {
 CfiFrame frameOf(uint32_t begin, uint32_t length, const Rows& rows) {
   CfiFrame frame;
   frame.range = {begin, uint64_t(begin) + length};
-  const std::vector<CfiRule>* current = nullptr;
+  // The rules a reader holds after the INIT and the changes so far (a
+  // change only adds or replaces rules), in the order they first came.
+  std::vector<CfiRule> held;
+  bool first = true;
   for (const auto& [offset, pointer] : rows.at) {
     if (offset >= length)
       break;
     const std::vector<CfiRule>& next = *pointer;
-    if (!current) {
+    if (first) {
       frame.initial = next;
-      current = &next;
+      held = next;
+      first = false;
       continue;
     }
+    auto named = [](auto& rules, const std::string& name) {
+      return std::find_if(rules.begin(), rules.end(),
+                          [&](const CfiRule& r) { return r.name == name; });
+    };
+    std::vector<CfiRule> wanted = next;
+    // A register restored by an epilogue holds the caller's value again;
+    // lr's own rule (there only while the pc comes from the live lr, after
+    // a MSFT_OP_CLEAR_UNWOUND_TO_CALL) follows .ra, which names its slot
+    // or lr itself.
+    auto ra = named(next, ".ra");
+    for (const CfiRule& rule : held)
+      if (named(next, rule.name) == next.end())
+        wanted.push_back(
+            {rule.name, rule.name == "x30" && ra != next.end() ? ra->expression : rule.name});
     CfiChange change{begin + offset, {}};
-    for (const CfiRule& rule : next)
-      if (std::find(current->begin(), current->end(), rule) == current->end())
-        change.rules.push_back(rule);
-    // A register restored by an epilogue holds the caller's value again.
-    for (const CfiRule& rule : *current)
-      if (std::none_of(next.begin(), next.end(),
-                       [&](const CfiRule& r) { return r.name == rule.name; }))
-        change.rules.push_back({rule.name, rule.name});
+    for (const CfiRule& rule : wanted) {
+      auto have = named(held, rule.name);
+      if (have == held.end()) {
+        held.push_back(rule);
+      } else if (have->expression != rule.expression) {
+        have->expression = rule.expression;
+      } else {
+        continue;
+      }
+      change.rules.push_back(rule);
+    }
     if (!change.rules.empty())
       frame.changes.push_back(std::move(change));
-    current = &next;
   }
   return frame;
 }
