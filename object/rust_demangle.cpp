@@ -65,8 +65,10 @@ bool appendEscape(std::string_view escape, std::string& out) {
 }
 
 // One path element with its escapes decoded; `..` is `::` (a path inside a
-// generic argument, `Vec$LT$alloc..string..String$GT$`).
-bool appendElement(std::string_view element, std::string& out) {
+// generic argument, `Vec$LT$alloc..string..String$GT$`). A `$` that starts
+// no escape we know is kept as it is: the name is still Rust's, and its
+// hash still has to go.
+void appendElement(std::string_view element, std::string& out) {
   // rustc puts `_` before an element that would start with `$`.
   if (element.size() >= 2 && element[0] == '_' && element[1] == '$')
     element.remove_prefix(1);
@@ -76,15 +78,17 @@ bool appendElement(std::string_view element, std::string& out) {
       element.remove_prefix(2);
     } else if (element[0] == '$') {
       size_t end = element.find('$', 1);
-      if (end == std::string_view::npos || !appendEscape(element.substr(1, end - 1), out))
-        return false;
-      element.remove_prefix(end + 1);
+      if (end != std::string_view::npos && appendEscape(element.substr(1, end - 1), out)) {
+        element.remove_prefix(end + 1);
+      } else {
+        out += '$';
+        element.remove_prefix(1);
+      }
     } else {
       out += element[0];
       element.remove_prefix(1);
     }
   }
-  return true;
 }
 
 // `.llvm.` and hex digits (and `@`): a name LTO made unique, not the source's.
@@ -138,8 +142,7 @@ std::optional<std::string> demangleRustLegacy(std::string_view name) {
   for (size_t i = 0; i < elements.size(); ++i) {
     if (i > 0)
       out += "::";
-    if (!appendElement(elements[i], out))
-      return std::nullopt;
+    appendElement(elements[i], out);
   }
   out += suffix;
   return out;

@@ -13,7 +13,8 @@ namespace dumpsyms {
 // The demangled path of a legacy-mangled Rust symbol, or nothing when
 // `name` is not one (the last path element must be the `h` + 16 hex digit
 // hash rustc appends, so C++ names are never taken for Rust ones). An LTO
-// `.llvm.<digits>` suffix is dropped too; any other `.suffix` is kept.
+// `.llvm.<digits>` suffix is dropped too; any other `.suffix` is kept, and
+// so is a `$` that starts no escape of the scheme.
 std::optional<std::string> demangleRustLegacy(std::string_view name);
 
 } // namespace dumpsyms

@@ -32,6 +32,12 @@ TEST(RustLegacyNames, EscapesAreDecoded) {
             "core::ptr::drop_in_place<(&u8,*const i32)>");
 }
 
+TEST(RustLegacyNames, UnknownEscapesStayTheHashGoes) {
+  EXPECT_EQ(demangle("_ZN6f$XX$o17h0123456789abcdefE"), "f$XX$o");
+  EXPECT_EQ(demangle("_ZN4a$b$17h0123456789abcdefE"), "a$b$");
+  EXPECT_EQ(demangle("_ZN5$u0$x17h0123456789abcdefE"), "$u0$x"); // a control character
+}
+
 TEST(RustLegacyNames, LtoSuffixDroppedOthersKept) {
   EXPECT_EQ(demangle("_ZN3foo3bar17h0123456789abcdefE.llvm.16791135377908753612"), "foo::bar");
   EXPECT_EQ(demangleRustLegacy("_ZN3foo3bar17h0123456789abcdefE.cold"), "foo::bar.cold");
@@ -42,12 +48,11 @@ TEST(RustLegacyNames, OnlyNamesWithTheHash) {
   // Rust's: LLVM's Itanium demangler reads them as before.
   EXPECT_FALSE(demangleRustLegacy("_ZN3foo3barEv"));
   EXPECT_FALSE(demangleRustLegacy("_ZN3foo3barE"));
-  EXPECT_FALSE(demangleRustLegacy("_ZN3foo17h0123456789abcdeE"));     // 15 digits
-  EXPECT_FALSE(demangleRustLegacy("_ZN3foo17h0123456789ABCDEFE"));    // upper case
-  EXPECT_FALSE(demangleRustLegacy("_ZN3foo17h0123456789abcdefEv"));   // parameters
-  EXPECT_FALSE(demangleRustLegacy("_ZN3foo17h0123456789abcdef"));     // no E
-  EXPECT_FALSE(demangleRustLegacy("_ZN3f$XX$o17h0123456789abcdefE")); // unknown escape
-  EXPECT_FALSE(demangleRustLegacy("_ZN99foo17h0123456789abcdefE"));   // length past the end
+  EXPECT_FALSE(demangleRustLegacy("_ZN3foo17h0123456789abcdeE"));   // 15 digits
+  EXPECT_FALSE(demangleRustLegacy("_ZN3foo17h0123456789ABCDEFE"));  // upper case
+  EXPECT_FALSE(demangleRustLegacy("_ZN3foo17h0123456789abcdefEv")); // parameters
+  EXPECT_FALSE(demangleRustLegacy("_ZN3foo17h0123456789abcdef"));   // no E
+  EXPECT_FALSE(demangleRustLegacy("_ZN99foo17h0123456789abcdefE")); // length past the end
   EXPECT_EQ(demangle("_ZN3foo3barEv"), "foo::bar()");
 }
 
