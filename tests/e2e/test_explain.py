@@ -19,7 +19,8 @@ server saw, in the same order:
 - an unreadable symbol file and one whose MODULE record has another id are
   said so;
 - minidump_stackwalk -v prints the same lines as symtool for the same
-  stores, and its stdout is the same with and without -v;
+  stores, and its stdout is the same with and without -v; so does
+  microdump_stackwalk -v for the crash written as a microdump;
 - every module of the dump has a line, in the dump's order; two walks print
   the same lines."""
 import http.server
@@ -30,6 +31,7 @@ import subprocess
 import tempfile
 import threading
 
+import test_microdump as microdump
 import test_stackwalk as walk
 from common import Report, arguments
 
@@ -106,7 +108,8 @@ def explained(stderr, prefix):
 def main():
     args = arguments(lambda p: (p.add_argument("--symtool", required=True),
                                 p.add_argument("--symstore", required=True),
-                                p.add_argument("--minidump-stackwalk", required=True)))
+                                p.add_argument("--minidump-stackwalk", required=True),
+                                p.add_argument("--microdump-stackwalk", required=True)))
     report = Report("symbol search explained")
     with tempfile.TemporaryDirectory() as tmp:
         run(args, report, tmp)
@@ -256,6 +259,18 @@ def run(args, report, tmp):
         report.fail("minidump_stackwalk's output changes with -v")
     if explained(quiet.stderr, "minidump_stackwalk: module "):
         report.fail(f"minidump_stackwalk explains without -v: {quiet.stderr[:300]}")
+    # microdump_stackwalk -v on the same crash as a microdump.
+    micro = os.path.join(tmp, "crash.microdump")
+    microdump.write_microdump(core, micro, 0)
+    p = sh(args.symtool, "stackwalk", "--json", "--explain", "--breakpad-walk", *stores, micro)
+    verbose = sh(args.microdump_stackwalk, "-v", micro, first, second)
+    if p.returncode or verbose.returncode:
+        report.fail(f"microdump walks: {p.stderr.strip()} {verbose.stderr.strip()}")
+    else:
+        micro_lines = explained(p.stderr, "symtool: ")
+        expect("microdump_stackwalk -v", explained(verbose.stderr, "microdump_stackwalk: "), micro_lines)
+        if not lines_of(micro_lines, "libwalk.so"):
+            report.fail(f"the microdump's walk does not explain libwalk.so: {micro_lines}")
     report.note(f"{len(lines)} lines for {len(set(l.split(' ')[1] for l in lines))} modules checked")
 
 
