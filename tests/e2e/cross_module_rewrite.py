@@ -12,7 +12,10 @@ The code and every other record stay as they were, so the original pair's
 llvm-symbolizer frames are the oracle for the rewritten PDB's, and
 `llvm-pdbutil dump --xmi --xme` prints the tables the rewrite wrote.
 
-    rewrite(pdb, out_pdb, importer, exporter) -> {cross-module id: IPI id}
+    rewrite(pdb, out_pdb, importer, exporter, dangling=False) -> {cross-module id: IPI id}
+
+With `dangling`, the first inline site's id names an import past the end of
+the table instead (as a damaged PDB might): nothing resolves it.
 """
 import struct
 
@@ -20,6 +23,7 @@ import omap_rewrite
 
 S_INLINESITE, S_INLINESITE2 = 0x114D, 0x115D
 DEBUG_S_INLINEELINES, DEBUG_S_CROSSSCOPEIMPORTS, DEBUG_S_CROSSSCOPEEXPORTS = 0xF6, 0xF7, 0xF8
+DANGLING_ID = 0x800FFFFF
 # The exporting module's local ids: the high bit marks an id (not a type),
 # and they are not the IPI's, so that only the exports table leads there.
 LOCAL_BASE = 0x80000000 | 0x7000
@@ -74,7 +78,7 @@ def _subsection(kind, payload):
     return struct.pack("<II", kind, len(payload)) + payload
 
 
-def rewrite(pdb, out_pdb, importer, exporter):
+def rewrite(pdb, out_pdb, importer, exporter, dangling=False):
     """Makes module `importer` name its inlinees through module `exporter`
     (indexes of the DBI module list)."""
     block_size, magic, streams = omap_rewrite._read_msf(open(pdb, "rb").read())
@@ -104,7 +108,8 @@ def rewrite(pdb, out_pdb, importer, exporter):
         length, kind = struct.unpack_from("<HH", data, offset)
         if kind in (S_INLINESITE, S_INLINESITE2):
             inlinee = struct.unpack_from("<I", data, offset + 12)[0]
-            struct.pack_into("<I", data, offset + 12, cross(inlinee))
+            struct.pack_into("<I", data, offset + 12, DANGLING_ID if dangling else cross(inlinee))
+            dangling = False
         offset += 2 + length
     offset, end = sym + c11, sym + c11 + c13
     while offset < end:

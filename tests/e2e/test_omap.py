@@ -30,6 +30,7 @@ import oracles
 import symfile
 
 FIXTURES = ["app.x86.O2.fp", "app.x86.O2.nofp", "shapes.x86.O2.fp", "shapes.x86.O0.fp"]
+MSVC = "dump_syms_regtest64"  # ../shared/windows: the MSVC-built x64 pair
 IMAGE_BASE = 0x400000
 
 
@@ -113,8 +114,9 @@ def main():
     totals = {"bytes": 0, "agree": 0, "padding": 0, "split": 0, "publics": 0, "stack_win": 0,
               "procedures": 0, "procedures_agree": 0, "pdbs": 0, "without_original_headers": 0}
     try:
-        for stem, original_headers in [(s, h) for s in FIXTURES for h in (False, True)]:
-            exe, pdb = os.path.join(pdb_dir, stem + ".exe"), os.path.join(pdb_dir, stem + ".pdb")
+        pairs = [(pdb_dir, s) for s in FIXTURES] + [(os.path.join(args.shared, "windows"), MSVC)]
+        for (where, stem), original_headers in [(p, h) for p in pairs for h in (False, True)]:
+            exe, pdb = os.path.join(where, stem + ".exe"), os.path.join(where, stem + ".pdb")
             variant = os.path.join(work, "with" if original_headers else "without")
             os.makedirs(variant, exist_ok=True)
             out_exe, out_pdb = os.path.join(variant, stem + ".exe"), os.path.join(variant, stem + ".pdb")

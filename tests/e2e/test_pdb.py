@@ -36,6 +36,7 @@ pdb_fixtures.py builds (clang-19 + lld-link-19, x86, x86_64 and arm64):
   stream, procedures of no type), `--names breakpad` writes the procedure's
   own name, never DIA's "static  f()".
 """
+import collections
 import os
 import re
 import shutil
@@ -686,19 +687,12 @@ def inline_site_ids(pdb):
     return sites
 
 
-def check_cross_module(args, report, fixture, totals, work):
-    """A two-module fixture whose second module names its inlinees by
-    cross-module ids, resolved through the first module's exports."""
-    name, image, pdb = fixture["name"], fixture["image"], fixture["pdb"]
-    where = os.path.join(work, name + ".xmod")
-    os.makedirs(where)
-    out_pdb = os.path.join(where, os.path.basename(pdb))
-    shutil.copy(image, where)  # (beside the PDB, as the original is)
-    cross_module_rewrite.rewrite(pdb, out_pdb, importer=1, exporter=0)
-    # The oracle of the ids: llvm-pdbutil's tables resolve each rewritten
-    # site's id to the one the original site had.
+def check_cross_module_ids(report, name, pdb, out_pdb, totals):
+    """llvm-pdbutil's tables resolve each rewritten site's id to the IPI id
+    the original site had; those ids' names (llvm-pdbutil dump --ids)."""
     imports, exports = cross_module_tables(out_pdb)
     before, after = inline_site_ids(pdb), inline_site_ids(out_pdb)
+    resolved_ids = set()
     for (module, offset), inlinee in sorted(after.items()):
         if not inlinee & 0x80000000:
             continue
@@ -711,12 +705,69 @@ def check_cross_module(args, report, fixture, totals, work):
         if resolved != before[(module, offset)]:
             report.fail(f"{name} cross-module: site at {offset} of module {module}: {inlinee:#x} resolves to "
                         f"{resolved} by llvm-pdbutil, the original site names {before[(module, offset)]:#x}")
+        resolved_ids.add(resolved)
+    out = run([f"{LLVM}/llvm-pdbutil", "dump", "--ids", pdb])
+    names = {}
+    for m in re.finditer(r"^\s*(0x[0-9A-F]+) \| LF_FUNC_ID \[size = \d+\]\s*\n\s*name = (.*), type = .*, "
+                         r"parent scope = <no type>$", out, re.M):
+        names[int(m.group(1), 16)] = m.group(2)
+    return {names[i] for i in resolved_ids if i in names}
+
+
+def check_cross_module(args, report, fixture, totals, work):
+    """A two-module fixture whose second module names its inlinees by
+    cross-module ids, resolved through the first module's exports."""
+    name, image, pdb = fixture["name"], fixture["image"], fixture["pdb"]
+    where = os.path.join(work, name + ".xmod")
+    os.makedirs(where)
+    out_pdb = os.path.join(where, os.path.basename(pdb))
+    shutil.copy(image, where)  # (beside the PDB, as the original is)
+    cross_module_rewrite.rewrite(pdb, out_pdb, importer=1, exporter=0)
+    check_cross_module_ids(report, name, pdb, out_pdb, totals)
     text = dump_text(args, out_pdb, "-d")
     if "<inlinee 0x8" in text or "<inlinee of another module>" in text:
         report.fail(f"{name} cross-module: an unresolved inlinee is written")
+    # A damaged table: one id no import resolves is a warning naming it, and
+    # the rest is written.
+    broken_pdb = os.path.join(where, "broken.pdb")
+    cross_module_rewrite.rewrite(pdb, broken_pdb, importer=1, exporter=0, dangling=True)
+    p = subprocess.run([args.dump_syms, "-d", "-v", broken_pdb], capture_output=True, text=True)
+    dangling = f"{cross_module_rewrite.DANGLING_ID:#x}"
+    if p.returncode != 0 or dangling not in p.stderr or "<inlinee of another module>" not in p.stdout or \
+            "<inlinee 0x8" in p.stdout or p.stdout.count("\nINLINE ") != text.count("\nINLINE "):
+        report.fail(f"{name} cross-module: an unresolvable id gives exit {p.returncode}, "
+                    f"stderr {p.stderr.strip()[:200]!r}")
+    else:
+        totals["cross_module_dangling"] += 1
     headers = pe_headers(image)
     compare_with_symbolizer(report, name + " cross-module", image, headers["image_base"], symfile.SymFile(text),
                             lines_sharing_an_offset(pdb, headers["sections"]), True, totals, "xmod_")
+
+
+def check_msvc_cross_module(args, report, totals, work):
+    """The MSVC-built x64 pair with the module of the most inline sites
+    naming its inlinees through the first module: the names llvm-pdbutil
+    gives the resolved ids are INLINE_ORIGINs, and the file is the one the
+    original PDB gives (only ids changed)."""
+    windows = os.path.join(args.shared, "windows")
+    image, pdb = os.path.join(windows, "dump_syms_regtest64.exe"), os.path.join(windows, "dump_syms_regtest64.pdb")
+    where = os.path.join(work, "msvc.xmod")
+    os.makedirs(where)
+    shutil.copy(image, where)
+    out_pdb = os.path.join(where, os.path.basename(pdb))
+    sites = collections.Counter(module for module, _ in inline_site_ids(pdb))
+    importer = sites.most_common(1)[0][0]
+    cross_module_rewrite.rewrite(pdb, out_pdb, importer=importer, exporter=0)
+    names = check_cross_module_ids(report, "dump_syms_regtest64", pdb, out_pdb, totals)
+    text = dump_text(args, out_pdb, "-d")
+    origins = {line.split(" ", 2)[2] for line in text.splitlines() if line.startswith("INLINE_ORIGIN ")}
+    if "<inlinee" in text or not names or not names <= origins:
+        report.fail(f"dump_syms_regtest64 cross-module: llvm-pdbutil's names {sorted(names - origins)} are no "
+                    f"INLINE_ORIGIN, or a placeholder is written")
+    elif text != dump_text(args, image, "-d"):
+        report.fail("dump_syms_regtest64 cross-module: the file differs from the original PDB's")
+    else:
+        totals["msvc_cross_module_names"] += len(names)
 
 
 def main():
@@ -730,7 +781,7 @@ def main():
     for prefix in ("plain_", "msvc_", "xmod_"):
         totals.update(dict.fromkeys([prefix + k for k in ("addresses", "addresses_agree", "shared_offsets",
                                                           "inline_frames", "unlined")], 0))
-    totals["cross_module_sites"] = 0
+    totals["cross_module_sites"] = totals["cross_module_dangling"] = totals["msvc_cross_module_names"] = 0
     names = dict.fromkeys(["parameter_sizes", "parameter_sizes_agree", "parameter_sizes_nonzero", "anonymous_outputs",
                            "anonymous_names", "anonymous_procedures", "anonymous_procedures_agree", "untyped_locals",
                            "untyped_locals_agree"], 0)
@@ -745,6 +796,7 @@ def main():
             if fixture["name"].startswith("both."):
                 check_cross_module(args, report, fixture, totals, work)
         check_msvc_lines(args, report, totals)
+        check_msvc_cross_module(args, report, totals, work)
     finally:
         shutil.rmtree(work)
     report.note(f"{len(fixtures)} fixtures, {totals['validated']} pass symcheck validate")
@@ -761,7 +813,10 @@ def main():
     report.note(f"cross-module ids: {totals['cross_module_sites']} inline sites resolved as llvm-pdbutil's "
                 f"--xmi/--xme tables say; addresses agreeing with llvm-symbolizer on the original pair: "
                 f"{totals['xmod_addresses_agree']}/{totals['xmod_addresses']} "
-                f"({totals['xmod_inline_frames']} inline frames)")
+                f"({totals['xmod_inline_frames']} inline frames); unresolvable ids warned of and named "
+                f"<inlinee of another module>: {totals['cross_module_dangling']}; the MSVC x64 PDB so rewritten: "
+                f"{totals['msvc_cross_module_names']} inlinees named as llvm-pdbutil names their ids, the file "
+                f"otherwise the original's")
     report.note(f"procedures as FUNC: {totals['procedures_agree']}/{totals['procedures']}; "
                 f"code publics: {totals['publics_agree']}/{totals['publics']}")
     report.note(f"FrameData rows as STACK WIN: {totals['fpo_agree']}/{totals['fpo_rows']}")
@@ -777,7 +832,8 @@ def main():
                 f"{names['untyped_locals_agree']}/{names['untyped_locals']}")
     if not totals["addresses"] or not totals["fpo_rows"] or not totals["unwind_states"] or \
             not totals["plain_addresses"] or not totals["msvc_addresses"] or not totals["cross_module_sites"] or \
-            not totals["xmod_inline_frames"]:
+            not totals["xmod_inline_frames"] or \
+            not totals["msvc_cross_module_names"]:
         report.fail("a check saw nothing to check")
     if not (names["parameter_sizes_nonzero"] and names["anonymous_procedures"] and names["untyped_locals"]):
         report.fail("a names check saw nothing to check")
