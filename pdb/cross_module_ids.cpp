@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/DebugInfo/CodeView/DebugCrossExSubsection.h>
-#include <llvm/DebugInfo/CodeView/DebugCrossImpSubsection.h>
 #include <llvm/DebugInfo/MSF/MappedBlockStream.h>
 #include <llvm/DebugInfo/PDB/Native/DbiModuleDescriptor.h>
 #include <llvm/DebugInfo/PDB/Native/DbiModuleList.h>
 #include <llvm/DebugInfo/PDB/Native/DbiStream.h>
 #include <llvm/DebugInfo/PDB/Native/ModuleDebugStream.h>
 #include <llvm/DebugInfo/PDB/Native/PDBStringTable.h>
+#include <llvm/Support/BinaryStreamReader.h>
 
 namespace dumpsyms {
 
@@ -20,27 +20,43 @@ using namespace llvm::codeview;
 
 std::optional<CrossModuleImports> readCrossModuleImports(PdbFile& pdb, BinaryStreamRef data,
                                                          std::string& problem) {
-  DebugCrossModuleImportsSubsectionRef subsection;
-  if (Error error = subsection.initialize(data)) {
-    problem = "corrupt cross-module imports subsection: " + toString(std::move(error));
-    return std::nullopt;
-  }
   auto strings = pdb.raw().getStringTable();
   if (!strings) {
     problem =
         "cross-module imports without a /names string table: " + toString(strings.takeError());
     return std::nullopt;
   }
+  // Read here rather than with LLVM 19's DebugCrossModuleImportsSubsectionRef,
+  // whose records never say their length: it reads the first module's
+  // imports only (and llvm-pdbutil --xmi shows only those).
   CrossModuleImports imports;
-  // (the array's iterator stops at the first record that does not fit)
-  for (const CrossModuleImportItem& item : subsection) {
+  BinaryStreamReader reader(data);
+  while (reader.bytesRemaining() > 0) {
+    uint32_t name_offset = 0, count = 0;
+    if (Error error = reader.readInteger(name_offset)) {
+      consumeError(std::move(error));
+      problem = "cross-module imports subsection ends inside a record";
+      return imports; // (what was read stays)
+    }
+    if (Error error = reader.readInteger(count)) {
+      consumeError(std::move(error));
+      problem = "cross-module imports subsection ends inside a record";
+      return imports;
+    }
+    if (count > reader.bytesRemaining() / 4) {
+      problem = fmt::format("cross-module imports from module {} list {} ids, more than the "
+                            "subsection holds",
+                            imports.modules.size(), count);
+      return imports;
+    }
     CrossModuleImports::FromModule& from = imports.modules.emplace_back();
-    if (auto name = strings->getStringForID(item.Header->ModuleNameOffset))
+    if (auto name = strings->getStringForID(name_offset))
       from.name = name->str();
     else
       consumeError(name.takeError()); // (an unnamed module resolves nothing)
-    for (uint32_t id : item.Imports)
-      from.ids.push_back(id);
+    from.ids.resize(count);
+    for (uint32_t& id : from.ids)
+      cantFail(reader.readInteger(id));
   }
   return imports;
 }

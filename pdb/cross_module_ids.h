@@ -33,7 +33,8 @@ inline bool isCrossModuleId(uint32_t id) {
   return (id & 0x80000000u) != 0;
 }
 
-// Reads an imports subsection's records; `problem` says why when it cannot.
+// Reads an imports subsection's records; `problem` says why when it cannot
+// (none), or why it read only a part (what it returns).
 std::optional<CrossModuleImports> readCrossModuleImports(PdbFile& pdb, llvm::BinaryStreamRef data,
                                                          std::string& problem);
 

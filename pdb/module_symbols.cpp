@@ -260,7 +260,7 @@ ModuleSymbolsResult readModuleSymbols(PdbFile& pdb, uint32_t module_index, Inlin
       std::string problem;
       if (auto read = readCrossModuleImports(pdb, subsection.getRecordData(), problem))
         imports = std::move(*read);
-      else
+      if (!problem.empty())
         warn(problem);
     }
   }

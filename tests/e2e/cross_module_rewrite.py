@@ -6,13 +6,16 @@ In the importing module, every S_INLINESITE and DEBUG_S_INLINEELINES entry
 that names an IPI id gets instead 0x80000000 | (import module << 20) |
 import index; the module gains a DEBUG_S_CROSSSCOPEIMPORTS subsection
 listing, under the exporting module's name (a new /names string), the
-exporting module's local ids; the exporting module gains a
+exporting module's local ids (with `decoy_first`, after an import from the
+PDB's last module that no id names, so that the exporter's is import
+module 1); the exporting module gains a
 DEBUG_S_CROSSSCOPEEXPORTS subsection mapping each local id to the IPI id.
 The code and every other record stay as they were, so the original pair's
 llvm-symbolizer frames are the oracle for the rewritten PDB's, and
 `llvm-pdbutil dump --xmi --xme` prints the tables the rewrite wrote.
 
-    rewrite(pdb, out_pdb, importer, exporter, dangling=False) -> {cross-module id: IPI id}
+    rewrite(pdb, out_pdb, importer, exporter, decoy_first=False, dangling=False)
+        -> {cross-module id: IPI id}
 
 With `dangling`, the first inline site's id names an import past the end of
 the table instead (as a damaged PDB might): nothing resolves it.
@@ -78,13 +81,14 @@ def _subsection(kind, payload):
     return struct.pack("<II", kind, len(payload)) + payload
 
 
-def rewrite(pdb, out_pdb, importer, exporter, dangling=False):
+def rewrite(pdb, out_pdb, importer, exporter, decoy_first=False, dangling=False):
     """Makes module `importer` name its inlinees through module `exporter`
     (indexes of the DBI module list)."""
     block_size, magic, streams = omap_rewrite._read_msf(open(pdb, "rb").read())
     dbi = bytearray(streams[3])
     modules = _modules(dbi)
     names_index = _named_stream(streams[1], "/names")
+    streams[names_index], other_offset = _add_string(streams[names_index], modules[-1][1])
     streams[names_index], name_offset = _add_string(streams[names_index], modules[exporter][1])
 
     def module_stream(index):
@@ -100,7 +104,7 @@ def rewrite(pdb, out_pdb, importer, exporter, dangling=False):
     def cross(global_id):
         if global_id not in mapping:
             globals_.append(global_id)
-            mapping[global_id] = 0x80000000 | (0 << 20) | (len(globals_) - 1)
+            mapping[global_id] = 0x80000000 | (int(decoy_first) << 20) | (len(globals_) - 1)
         return mapping[global_id]
 
     offset = 4
@@ -124,8 +128,9 @@ def rewrite(pdb, out_pdb, importer, exporter, dangling=False):
                 entry += 12 if extra is None else 16 + 4 * extra
         offset += 8 + ((length + 3) & ~3)
     locals_ = [LOCAL_BASE + i for i in range(len(globals_))]
+    decoy = struct.pack("<III", other_offset, 1, LOCAL_BASE | 0xFFF) if decoy_first else b""
     imports = _subsection(DEBUG_S_CROSSSCOPEIMPORTS,
-                          struct.pack(f"<II{len(locals_)}I", name_offset, len(locals_), *locals_))
+                          decoy + struct.pack(f"<II{len(locals_)}I", name_offset, len(locals_), *locals_))
     streams[stream] = bytes(data[:end]) + imports + bytes(data[end:])
     struct.pack_into("<I", dbi, at + 44, c13 + len(imports))
 
