@@ -14,7 +14,7 @@ llvm::Expected<Module> dumpModule(const Options& options, Diagnostics& diagnosti
                                                            : LinuxGateVendor::Amd);
   // PDB and PE input: a flow of its own, into the same model.
   if (!options.vdso && isWindowsInput(options.binary))
-    return dumpWindowsModule(options, diagnostics, facts);
+    return dumpWindowsModule(options, diagnostics, progress, facts);
   if (!options.vdso && isMachOInput(options.binary))
     return dumpMachOModule(options, diagnostics, progress, facts);
   return dumpElfModule(options, diagnostics, progress, facts);

@@ -19,8 +19,10 @@ void addUnwindTables(ModuleBuilder& builder, const std::vector<const ElfImage*>&
 }
 
 llvm::Expected<Module> finishDump(ModuleBuilder builder, const Options& options,
-                                  Diagnostics& diagnostics, const std::string& no_cfi_sources) {
+                                  Diagnostics& diagnostics, const std::string& no_cfi_sources,
+                                  std::vector<CfiRule> uncovered_function_rules) {
   BuildOptions build_options;
+  build_options.uncovered_function_rules = std::move(uncovered_function_rules);
   build_options.mark_multiple = options.mark_multiple;
   build_options.keep_inlines = options.inlines;
   build_options.threads = options.jobs;

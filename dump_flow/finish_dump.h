@@ -21,8 +21,11 @@ namespace dumpsyms {
 void addUnwindTables(ModuleBuilder& builder, const std::vector<const ElfImage*>& images,
                      const std::string& name, Diagnostics& diagnostics);
 
-// `no_cfi_sources`: what --check-cfi's error says the module lacks.
+// `no_cfi_sources`: what --check-cfi's error says the module lacks;
+// `uncovered_function_rules`: the platform's rules for functions no CFI
+// covers (BuildOptions), if it has any.
 llvm::Expected<Module> finishDump(ModuleBuilder builder, const Options& options,
-                                  Diagnostics& diagnostics, const std::string& no_cfi_sources);
+                                  Diagnostics& diagnostics, const std::string& no_cfi_sources,
+                                  std::vector<CfiRule> uncovered_function_rules = {});
 
 } // namespace dumpsyms

@@ -1,10 +1,8 @@
 #include "dump_flow/pe_only_flow.h"
 
+#include "dump_flow/pe_code_symbols.h"
 #include "dump_flow/pe_unwind_rules.h"
 #include "dump_flow/windows_flow.h"
-#include "pdb/breakpad_pdb_names.h"
-#include "pdb/windows_names.h"
-#include "pe/pe_exports.h"
 #include "pe/pe_image.h"
 #include "symbol_writer/module_builder.h"
 
@@ -25,22 +23,9 @@ Expected<Module> dumpPeOnlyModule(const PeImage& pe, const Options& options,
   header.load_address = 0; // RVAs
   if (options.header_only)
     return header;
-  bool x86 = header.cpu == "x86";
-  bool breakpad_names = options.names == NameStyle::Breakpad;
-
   ModuleBuilder builder(std::move(header));
-  PeExports exports = readPeExports(pe);
-  for (std::string& problem : exports.problems)
-    diagnostics.warn(pe.path() + ": " + problem);
-  for (const PeExport& symbol : exports.exports) {
-    if (breakpad_names) {
-      BreakpadPdbName named = breakpadNameOfDecorated(symbol.name);
-      builder.addCodeSymbol({symbol.rva, 0, std::move(named.name), named.stack_parameter_size});
-    } else {
-      UndecoratedName named = undecorateName(symbol.name, x86);
-      builder.addCodeSymbol({symbol.rva, 0, std::move(named.name), named.stack_parameter_size});
-    }
-  }
+  for (CodeSymbol& symbol : peExportSymbols(pe, 0, options.names, diagnostics))
+    builder.addCodeSymbol(std::move(symbol));
   if (!options.no_cfi)
     addPeUnwindRules(pe, builder, diagnostics);
   BuildOptions build_options;

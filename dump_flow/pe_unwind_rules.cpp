@@ -20,7 +20,8 @@ std::vector<CfiRule> peLeafFunctionRules(const PeImage& pe) {
   return {{".cfa", "sp 0 +"}, {".ra", "x30"}};
 }
 
-void addPeUnwindRules(const PeImage& pe, ModuleBuilder& builder, Diagnostics& diagnostics) {
+void addPeUnwindRules(const PeImage& pe, ModuleBuilder& builder, Diagnostics& diagnostics,
+                      uint64_t bias) {
   if (!peHasUnwindRules(pe))
     return;
   ImageBytes bytes = [&pe](uint32_t rva, uint32_t size) { return pe.bytesAt(rva, size); };
@@ -29,8 +30,13 @@ void addPeUnwindRules(const PeImage& pe, ModuleBuilder& builder, Diagnostics& di
                               : readArm64Unwind(pe.exceptionDirectory(), bytes);
   for (std::string& problem : unwind.problems)
     diagnostics.warn(pe.path() + ": " + problem);
-  for (CfiFrame& frame : unwind.frames)
-    builder.addCfiFrame(std::move(frame), CfiSource::EhFrame);
+  for (CfiFrame& frame : unwind.frames) {
+    frame.range.start += bias;
+    frame.range.end += bias;
+    for (CfiChange& change : frame.changes)
+      change.address += bias;
+    builder.addCfiFrame(std::move(frame), CfiSource::ExceptionDirectory);
+  }
 }
 
 } // namespace dumpsyms

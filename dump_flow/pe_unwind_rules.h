@@ -10,8 +10,11 @@ namespace dumpsyms {
 class Diagnostics;
 class PeImage;
 
-// Adds the frames to `builder`; entries that cannot be read are warnings.
-void addPeUnwindRules(const PeImage& pe, ModuleBuilder& builder, Diagnostics& diagnostics);
+// Adds the frames to `builder`, at their RVAs plus `bias` (the image base
+// where the module's other addresses are virtual, as DWARF's are); entries
+// that cannot be read are warnings.
+void addPeUnwindRules(const PeImage& pe, ModuleBuilder& builder, Diagnostics& diagnostics,
+                      uint64_t bias = 0);
 
 // Whether `pe` has a machine whose exception directory gives STACK CFI.
 bool peHasUnwindRules(const PeImage& pe);

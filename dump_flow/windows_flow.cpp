@@ -1,5 +1,6 @@
 #include "dump_flow/windows_flow.h"
 
+#include "dump_flow/pe_dwarf_flow.h"
 #include "dump_flow/pe_only_flow.h"
 #include "dump_flow/pe_unwind_rules.h"
 #include "locate/pdb_locator.h"
@@ -171,9 +172,10 @@ std::unique_ptr<PeImage> fetchPe(WindowsSymbolFetcher& fetcher, const PdbFile& p
 }
 
 struct WindowsInputs {
-  std::unique_ptr<PdbFile> pdb; // null: the PE is dumped alone (pe_only_why says why)
+  std::unique_ptr<PdbFile> pdb; // null: the PE is dumped without it
   std::unique_ptr<PeImage> pe;  // null: no PE at hand
-  std::string pe_only_why;
+  bool gnu_debug_info = false;  // no PDB: the PE's DWARF and COFF symbols (pe_dwarf_flow)
+  std::string pe_only_why;      // no PDB and no DWARF: why the PE is dumped alone
 };
 
 Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& diagnostics,
@@ -204,13 +206,23 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
     return pe.takeError();
   inputs.pe = std::move(*pe);
   const std::optional<CodeViewRecord>& record = inputs.pe->codeView();
-  if (!record && options.debug_file.empty())
-    return fileError(options.binary, "the PE has no CodeView (RSDS) debug directory entry naming "
-                                     "a PDB; name one with --debug-file");
   if (options.pe_only) {
     inputs.pe_only_why = "--pe-only";
     if (facts)
       facts->debug_info_from = "pe-only";
+    return inputs;
+  }
+  // No PDB to look for (MinGW's linkers write no CodeView record, or one
+  // naming none): the PE's DWARF, or its companion's, else the PE alone.
+  bool names_pdb = record && !pdbFileName(record->pdb_path).empty();
+  bool debug_file_is_pe = !options.debug_file.empty() && looksLikePe(fileStart(options.debug_file));
+  if (debug_file_is_pe || (!names_pdb && options.debug_file.empty())) {
+    inputs.gnu_debug_info = debug_file_is_pe || peHasGnuDebugInfo(*inputs.pe);
+    if (!inputs.gnu_debug_info) {
+      inputs.pe_only_why = "the PE names no PDB and holds no DWARF and no symbol table";
+      if (facts)
+        facts->debug_info_from = "pe-only";
+    }
     return inputs;
   }
   std::vector<std::string> candidates = pdbCandidates(
@@ -262,7 +274,14 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
     }
     missing += "; " + why;
   }
-  // No PDB: what the PE alone says (a third-party or system DLL).
+  // No PDB: the PE's own DWARF and symbols, if it has them (a MinGW build
+  // that also wrote a CodeView record); else what the PE alone says (a
+  // third-party or system DLL).
+  if (peHasGnuDebugInfo(*inputs.pe)) {
+    diagnostics.note(options.binary + ": " + missing + ": its DWARF and symbol table are read");
+    inputs.gnu_debug_info = true;
+    return inputs;
+  }
   inputs.pe_only_why = missing;
   if (facts)
     facts->debug_info_from = "pe-only";
@@ -296,18 +315,20 @@ Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe) {
 }
 
 Expected<Module> peIdentity(const PeImage& pe) {
-  if (!pe.codeView())
-    return fileError(pe.path(), "the PE has no CodeView (RSDS) debug directory entry");
   Module header;
   header.os = "windows";
   std::optional<std::string> cpu = windowsCpu(pe.machine());
   if (!cpu)
     return fileError(pe.path(), fmt::format("unsupported machine type {:#x}", pe.machine()));
   header.cpu = *cpu;
-  header.debug_id = codeViewId(*pe.codeView());
-  header.name = printable(pdbFileName(pe.codeView()->pdb_path));
+  // Without a CodeView record (MinGW's GNU ld unless --build-id) the id is
+  // 33 zeros, as Mozilla's dump_syms writes it and Crashpad records such a
+  // module; without a PDB name (ld --build-id, lld in MinGW mode) the module
+  // is named by its code file, as minidumps then name it.
+  header.debug_id = pe.codeView() ? codeViewId(*pe.codeView()) : std::string(33, '0');
+  header.name = pe.codeView() ? printable(pdbFileName(pe.codeView()->pdb_path)) : "";
   if (header.name.empty())
-    return fileError(pe.path(), "the PE's CodeView record names no PDB");
+    header.name = printable(sys::path::filename(pe.path()).str());
   header.code_id = fmt::format("{:08X}{:X}", pe.timeDateStamp(), pe.sizeOfImage());
   header.code_file = sys::path::filename(pe.path()).str();
   return header;
@@ -326,10 +347,13 @@ bool isWindowsInput(const std::string& path) {
 
 namespace {
 
-Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics, DumpFacts* facts) {
+Expected<Module> dumpWindows(const Options& options, Diagnostics& diagnostics,
+                             const DumpProgress& progress, DumpFacts* facts) {
   auto inputs = openWindowsInputs(options, diagnostics, facts);
   if (!inputs)
     return inputs.takeError();
+  if (inputs->gnu_debug_info)
+    return dumpPeDwarfModule(*inputs->pe, options, diagnostics, progress, facts);
   if (!inputs->pdb) {
     // (the warning only once there is a dump: a PE refused is one error)
     auto module = dumpPeOnlyModule(*inputs->pe, options, diagnostics);
@@ -509,8 +533,8 @@ Error oneLine(Error error) {
 } // namespace
 
 Expected<Module> dumpWindowsModule(const Options& options, Diagnostics& diagnostics,
-                                   DumpFacts* facts) {
-  auto module = dumpWindows(options, diagnostics, facts);
+                                   const DumpProgress& progress, DumpFacts* facts) {
+  auto module = dumpWindows(options, diagnostics, progress, facts);
   if (!module)
     return oneLine(module.takeError());
   return module;

@@ -1,7 +1,9 @@
 // The flow for a Windows module: a PDB (with the PE beside it when there is
 // one), or a PE whose CodeView record leads to its PDB. Functions, lines,
 // inlined calls, publics and STACK WIN come from the PDB; INFO CODE_ID and
-// the x64 STACK CFI from the PE.
+// the x64 STACK CFI from the PE. A PE without a PDB goes on to the PE/DWARF
+// flow (MinGW builds: dump_flow/pe_dwarf_flow) or, with neither DWARF nor
+// symbols, to the PE-only flow.
 #pragma once
 
 #include "dump_flow/dump_module.h"
@@ -16,8 +18,9 @@ struct CodeViewRecord;
 
 // MODULE / INFO of a PDB (and the PE it belongs to, if at hand).
 llvm::Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe);
-// MODULE / INFO as the PE's CodeView record gives them, without its PDB:
-// what a symbol store files the PE's dump under.
+// MODULE / INFO as the PE gives them, without its PDB: what a symbol store
+// files the PE's dump under (the CodeView id, else 33 zeros; the PDB's name,
+// else the PE's).
 llvm::Expected<Module> peIdentity(const PeImage& pe);
 
 // Whether `pdb` is the one the PE's CodeView record names (GUID and age).
@@ -33,6 +36,6 @@ llvm::Expected<Module> dumpPdbModule(PdbFile& pdb, const PeImage* pe, const Opti
 bool isWindowsInput(const std::string& path);
 
 llvm::Expected<Module> dumpWindowsModule(const Options& options, Diagnostics& diagnostics,
-                                         DumpFacts* facts);
+                                         const DumpProgress& progress, DumpFacts* facts);
 
 } // namespace dumpsyms

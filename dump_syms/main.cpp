@@ -144,7 +144,8 @@ int main(int argc, char** argv) {
   }
   std::string path = options.output;
   if (!options.store.empty()) {
-    path = symbolFilePath(options.store, module->name, module->debug_id);
+    path = options.store + "/" +
+           moduleRelativePath(module->name, module->debug_id, module->code_file, module->code_id);
     std::error_code error = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
     if (error) {
       std::fprintf(stderr, "dump_syms: error: %s: cannot create the directory: %s\n", path.c_str(),

@@ -1,10 +1,8 @@
-// A Mach-O image's DWARF and DWARF CFI as an ELF image, so that the one
-// DWARF reader (dwarf/) and CFI reader (cfi/) read them as they read any
-// ELF file's, with every guard they have: the __DWARF,__debug_* sections
-// under their ELF names (__debug_str_offs is .debug_str_offsets), and
-// __TEXT,__eh_frame as .eh_frame at its address. Nothing is copied: the
-// ELF headers sit on a page of their own, and the Mach-O file is mapped
-// right after them, so each section's data is the file's own.
+// A Mach-O image's DWARF and DWARF CFI as an ELF image (object/elf_section_view),
+// so that the one DWARF reader (dwarf/) and CFI reader (cfi/) read them as
+// they read any ELF file's: the __DWARF,__debug_* sections under their ELF
+// names (__debug_str_offs is .debug_str_offsets), and __TEXT,__eh_frame as
+// .eh_frame at its address.
 #pragma once
 
 #include "macho/macho_image.h"

@@ -1,5 +1,6 @@
 #include "pe/pe_header_check.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <fmt/format.h>
 #include <vector>
@@ -34,7 +35,7 @@ constexpr unsigned kFollowed[] = {0 /*export*/,
 
 } // namespace
 
-std::string peHeaderProblem(llvm::StringRef data) {
+std::string peHeaderProblem(llvm::StringRef data, std::vector<uint64_t>* unbacked) {
   Bytes b{data};
   if (!b.has(0, 64) || data.substr(0, 2) != "MZ")
     return "no DOS header";
@@ -83,10 +84,18 @@ std::string peHeaderProblem(llvm::StringRef data) {
     uint64_t rva = b.u32(at), size = b.u32(at + 4);
     if (rva == 0)
       continue;
-    bool inside = false;
-    for (const Section& s : list)
+    bool inside = false, dropped = false;
+    for (const Section& s : list) {
       if (rva >= s.virtual_address && rva - s.virtual_address + size <= s.raw_size)
         inside = true;
+      uint64_t extent = std::max(s.virtual_size, s.raw_size);
+      if (s.raw_size == 0 && rva >= s.virtual_address && rva - s.virtual_address < extent)
+        dropped = true;
+    }
+    if (!inside && dropped && unbacked) {
+      unbacked->push_back(at);
+      continue;
+    }
     if (!inside)
       return fmt::format("data directory {} ([{:#x}, +{:#x})) is not inside a section's file data",
                          index, rva, size);

@@ -7,12 +7,18 @@
 // input is one clear error instead of a crash.
 #pragma once
 
+#include <cstdint>
 #include <llvm/ADT/StringRef.h>
 #include <string>
+#include <vector>
 
 namespace dumpsyms {
 
-// Empty when the headers are sound; otherwise what is wrong.
-std::string peHeaderProblem(llvm::StringRef bytes);
+// Empty when the headers are sound; otherwise what is wrong. A directory
+// that lies in a section whose bytes the file does not hold at all (a
+// companion `objcopy --only-keep-debug` made keeps the headers and drops
+// the code and data) is no problem: the file offset of its entry is added
+// to `unbacked`, for the caller to clear before LLVM reads the headers.
+std::string peHeaderProblem(llvm::StringRef bytes, std::vector<uint64_t>* unbacked = nullptr);
 
 } // namespace dumpsyms

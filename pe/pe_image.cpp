@@ -7,6 +7,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/COFF.h>
 #include <llvm/Object/CVDebugRecord.h>
+#include <llvm/Support/FileSystem.h>
 
 namespace dumpsyms {
 
@@ -23,6 +24,33 @@ Expected<std::unique_ptr<PeImage>> PeImage::open(const std::string& path) {
   return open(std::move(*buffer), path);
 }
 
+namespace {
+
+// The bytes with the directory entries at `unbacked` cleared, in a private
+// copy-on-write mapping of the file (or a copy of bytes in memory): only
+// the header's page is copied.
+Expected<std::unique_ptr<MemoryBuffer>> withoutDirectories(std::unique_ptr<MemoryBuffer> bytes,
+                                                           const std::vector<uint64_t>& unbacked,
+                                                           const std::string& path) {
+  std::unique_ptr<WritableMemoryBuffer> writable;
+  if (bytes->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap && sys::fs::exists(path)) {
+    auto mapped = WritableMemoryBuffer::getFile(path, /*IsVolatile=*/false);
+    if (!mapped)
+      return fileError(path, "cannot read: " + mapped.getError().message());
+    writable = std::move(*mapped);
+  } else {
+    writable = WritableMemoryBuffer::getNewUninitMemBuffer(bytes->getBufferSize(), path);
+    std::memcpy(writable->getBufferStart(), bytes->getBufferStart(), bytes->getBufferSize());
+  }
+  if (writable->getBufferSize() != bytes->getBufferSize())
+    return fileError(path, "cannot read: the file changed while it was read");
+  for (uint64_t at : unbacked)
+    std::memset(writable->getBufferStart() + at, 0, 8);
+  return std::unique_ptr<MemoryBuffer>(std::move(writable));
+}
+
+} // namespace
+
 Expected<std::unique_ptr<PeImage>> PeImage::open(std::unique_ptr<MemoryBuffer> bytes,
                                                  const std::string& path) {
   std::unique_ptr<PeImage> image(new PeImage);
@@ -30,9 +58,18 @@ Expected<std::unique_ptr<PeImage>> PeImage::open(std::unique_ptr<MemoryBuffer> b
   image->buffer_ = std::move(bytes);
   if (!looksLikePe(image->buffer_->getBuffer()))
     return fileError(path, "not a PE file (no MZ header)");
-  std::string problem = peHeaderProblem(image->buffer_->getBuffer());
+  std::vector<uint64_t> unbacked;
+  std::string problem = peHeaderProblem(image->buffer_->getBuffer(), &unbacked);
   if (!problem.empty())
     return fileError(path, "corrupt PE file: " + problem);
+  // (a debug companion's directories name tables it does not hold: LLVM
+  // would follow them into other bytes of the file)
+  if (!unbacked.empty()) {
+    auto cleared = withoutDirectories(std::move(image->buffer_), unbacked, path);
+    if (!cleared)
+      return cleared.takeError();
+    image->buffer_ = std::move(*cleared);
+  }
   auto coff = object::COFFObjectFile::create(image->buffer_->getMemBufferRef());
   if (!coff)
     return fileError(path, "not a readable PE file: " + toString(coff.takeError()));
@@ -46,10 +83,65 @@ Expected<std::unique_ptr<PeImage>> PeImage::open(std::unique_ptr<MemoryBuffer> b
   else
     return fileError(path, "PE file without an optional header");
 
+  if (Error error = image->readSections())
+    return error;
   // A corrupt debug directory is no reason to give up on the image: the
   // PDB can still be named with --debug-file.
   image->code_view_ = image->readCodeView();
   return image;
+}
+
+uint32_t PeSection::fileBytes() const {
+  return virtual_size ? std::min(virtual_size, raw_size) : raw_size;
+}
+
+bool PeSection::holdsCode() const {
+  return characteristics & (COFF::IMAGE_SCN_CNT_CODE | COFF::IMAGE_SCN_MEM_EXECUTE);
+}
+
+Error PeImage::readSections() {
+  uint64_t file_size = buffer_->getBufferSize();
+  for (const object::SectionRef& ref : coff_->sections()) {
+    const object::coff_section* header = coff_->getCOFFSection(ref);
+    PeSection section;
+    Expected<StringRef> name = coff_->getSectionName(header);
+    if (name) {
+      section.name = name->str();
+    } else {
+      // (a long name whose string table is gone: the raw "/N" stays)
+      consumeError(name.takeError());
+      section.name = StringRef(header->Name, strnlen(header->Name, COFF::NameSize)).str();
+    }
+    section.rva = header->VirtualAddress;
+    section.virtual_size = header->VirtualSize;
+    section.raw_offset = header->PointerToRawData;
+    section.raw_size = header->SizeOfRawData;
+    section.characteristics = header->Characteristics;
+    if (section.raw_size && uint64_t(section.raw_offset) + section.fileBytes() > file_size)
+      return fileError(path_, "corrupt PE file: section " + section.name +
+                                  "'s data runs past the end of the file");
+    sections_.push_back(std::move(section));
+  }
+  return Error::success();
+}
+
+const PeSection* PeImage::findSection(StringRef name) const {
+  for (const PeSection& section : sections_)
+    if (section.name == name)
+      return &section;
+  return nullptr;
+}
+
+bool PeImage::isDebugCompanion() const {
+  bool code = false;
+  for (const PeSection& section : sections_) {
+    if (!section.holdsCode() || !section.virtual_size)
+      continue;
+    if (section.raw_size)
+      return false;
+    code = true;
+  }
+  return code;
 }
 
 // The first CodeView entry of the debug directory, read here rather than

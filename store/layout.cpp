@@ -22,6 +22,19 @@ std::string symbolFilePath(const std::string& store_root, const std::string& deb
   return std::string(path);
 }
 
+bool isNullDebugId(const std::string& debug_id) {
+  return debug_id.size() == 33 && debug_id.find_first_not_of('0') == std::string::npos;
+}
+
+std::string moduleRelativePath(const std::string& debug_file, const std::string& debug_id,
+                               const std::string& code_file, const std::string& code_id) {
+  if (isNullDebugId(debug_id) && !code_file.empty() && !code_id.empty() &&
+      code_file.find('/') == std::string::npos && code_id.find('/') == std::string::npos &&
+      code_file != "." && code_file != "..")
+    return code_file + "/" + code_id + "/" + code_file + ".sym";
+  return symbolFileRelativePath(debug_file, debug_id);
+}
+
 std::vector<std::string> storedDebugIds(const std::string& store_root,
                                         const std::string& debug_file) {
   llvm::SmallString<256> dir(store_root);

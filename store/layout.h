@@ -17,6 +17,17 @@ std::string symbolFileRelativePath(const std::string& debug_file, const std::str
 std::string symbolFilePath(const std::string& store_root, const std::string& debug_file,
                            const std::string& debug_id);
 
+// Whether a debug id names no build: 33 zeros, what a PE without a CodeView
+// record gets (MinGW's GNU ld without --build-id). Builds of such a module
+// are told apart by their code id alone.
+bool isNullDebugId(const std::string& debug_id);
+
+// Where a module's symbol file goes in a store: symbolFileRelativePath, or,
+// for a null debug id, the code-id path <code_file>/<code_id>/<code_file>.sym
+// (store/code_id_index), so that no build's file stands for another's.
+std::string moduleRelativePath(const std::string& debug_file, const std::string& debug_id,
+                               const std::string& code_file, const std::string& code_id);
+
 // Where a symbol file's lookup index lives beside it (symbol_index/):
 // "<sym path>.idx". Listings and uploads pass such files over.
 std::string symbolIndexPath(const std::string& sym_path);

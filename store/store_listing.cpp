@@ -37,6 +37,14 @@ std::string readModuleLine(const std::string& path, StoredSymbolFile& file) {
   file.cpu = parts[1].str();
   file.debug_id = parts[2].str();
   file.debug_file = parts[3].str();
+  // (a module whose debug id names no build is filed by its code id)
+  llvm::StringRef rest = head.drop_front(end + 1);
+  llvm::StringRef second = rest.take_front(rest.find('\n')).rtrim('\r');
+  if (second.consume_front("INFO CODE_ID ")) {
+    auto [code_id, code_file] = second.split(' ');
+    file.code_id = code_id.str();
+    file.code_file = code_file.str();
+  }
   return "";
 }
 
@@ -74,7 +82,8 @@ llvm::Expected<StoreListing> listStore(const std::string& root) {
       listing.problems.push_back(file.path + ": " + problem);
       continue;
     }
-    std::string expected = symbolFileRelativePath(file.debug_file, file.debug_id);
+    std::string expected =
+        moduleRelativePath(file.debug_file, file.debug_id, file.code_file, file.code_id);
     if (file.relative_path != expected) {
       listing.problems.push_back(file.path + ": its MODULE line files it as " + expected);
       continue;

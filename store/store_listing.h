@@ -14,7 +14,8 @@ struct StoredSymbolFile {
   std::string path;          // under the store root
   std::string os, cpu;       // from its MODULE line
   std::string debug_id;
-  std::string debug_file; // the module name (the store's first level)
+  std::string debug_file;         // the module name (the store's first level)
+  std::string code_id, code_file; // from its INFO CODE_ID line, if it has one
   uint64_t size = 0;
 };
 

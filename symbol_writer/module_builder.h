@@ -36,7 +36,15 @@ struct CodeSymbol {
 };
 
 // Where a CFI frame came from; on overlap the lower value wins.
-enum class CfiSource { EhFrame = 0, DebugFrame = 1, ArmExidx = 2, CompactUnwind = 3 };
+// (A PE's exception directory comes last: where MinGW's compilers also
+// wrote DWARF CFI, that describes every instruction, epilogues included.)
+enum class CfiSource {
+  EhFrame = 0,
+  DebugFrame = 1,
+  ArmExidx = 2,
+  CompactUnwind = 3,
+  ExceptionDirectory = 4
+};
 
 struct BuildOptions {
   bool mark_multiple = false; // -m: set the `m` flag on FUNC/PUBLIC sharing an address

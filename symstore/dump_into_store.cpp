@@ -29,8 +29,9 @@ ManifestEntry dumpIntoStore(const Options& options) {
   entry.debug_info_from = facts.debug_info_from;
   entry.debug_file = facts.debug_file;
   entry.debug_file_how = facts.debug_file_how;
-  entry.sym = symbolFileRelativePath(module->name, module->debug_id);
-  std::string path = symbolFilePath(options.store, module->name, module->debug_id);
+  entry.sym =
+      moduleRelativePath(module->name, module->debug_id, module->code_file, module->code_id);
+  std::string path = options.store + "/" + entry.sym;
   if (std::error_code error =
           llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path))) {
     entry.error = path + ": cannot create the directory: " + error.message();
@@ -51,7 +52,7 @@ ManifestEntry dumpIntoStore(const Options& options) {
       entry.warnings.push_back(llvm::toString(std::move(error)));
   // Windows modules also under their code id, for dumps that lack their
   // debug id (a failure here costs only that lookup: a warning).
-  if (!module->code_file.empty())
+  if (!module->code_file.empty() && !isNullDebugId(module->debug_id))
     if (llvm::Error error =
             linkCodeId(options.store, module->code_file, module->code_id, entry.sym))
       entry.warnings.push_back(llvm::toString(std::move(error)));

@@ -93,6 +93,14 @@ struct Examined {
   }
 };
 
+// What makes two files one module: the name and the debug id, or, where
+// the debug id names no build, the code id.
+std::pair<std::string, std::string> moduleKey(const Module& identity) {
+  if (isNullDebugId(identity.debug_id))
+    return {identity.name, "code id " + identity.code_id};
+  return {identity.name, identity.debug_id};
+}
+
 } // namespace
 
 unsigned shardOf(const std::string& key, unsigned shard_count) {
@@ -228,8 +236,7 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
   auto offer = [&](size_t i, int rank) {
     const Examined& e = examined[i];
     rank = rank * 2 + (e.file->symlink ? 0 : 1);
-    auto [it, inserted] =
-        chosen.try_emplace({e.identity.name, e.identity.debug_id}, ModuleChoice{i, rank});
+    auto [it, inserted] = chosen.try_emplace(moduleKey(e.identity), ModuleChoice{i, rank});
     if (!inserted && rank > it->second.rank)
       it->second = {i, rank};
   };
@@ -307,16 +314,16 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     entry.code_id = e.identity.code_id;
     if (e.macho)
       entry.arch = e.macho->arch;
-    entry.sym = symbolFileRelativePath(entry.module, entry.debug_id);
-    const ModuleChoice& choice = chosen.at({entry.module, entry.debug_id});
+    entry.sym =
+        moduleRelativePath(entry.module, entry.debug_id, e.identity.code_file, entry.code_id);
+    const ModuleChoice& choice = chosen.at(moduleKey(e.identity));
     if (choice.examined != i) {
       entry.status = EntryStatus::Duplicate;
       entry.duplicate_of = examined[choice.examined].file->path;
       plan.entries.push_back(std::move(entry));
       continue;
     }
-    if (!plan_options.force &&
-        llvm::sys::fs::exists(symbolFilePath(plan_options.store, entry.module, entry.debug_id))) {
+    if (!plan_options.force && llvm::sys::fs::exists(plan_options.store + "/" + entry.sym)) {
       entry.status = EntryStatus::Exists;
       plan.entries.push_back(std::move(entry));
       continue;

@@ -33,8 +33,10 @@ std::optional<llvm::Expected<WindowsFile>> examineWindowsFile(const std::string&
     llvm::consumeError(pe.takeError());
     return std::nullopt;
   }
-  if (!(*pe)->codeView())
-    return std::nullopt; // no PDB to dump it with
+  // (a companion `objcopy --only-keep-debug` made serves the PE that links
+  // to it, whose dump finds it; it is no module of its own)
+  if ((*pe)->isDebugCompanion())
+    return std::nullopt;
   auto identity = peIdentity(**pe);
   if (!identity)
     return llvm::Expected<WindowsFile>(identity.takeError());

@@ -15,7 +15,30 @@ def run(cmd, stdin=None):
     return p.stdout
 
 
+def is_pe(binary):
+    with open(binary, "rb") as fh:
+        return fh.read(2) == b"MZ"
+
+
+def pe_headers(binary):
+    """llvm-readobj-19's file headers of a PE: ImageBase, Machine, 64-bit."""
+    out = run([f"{LLVM}/llvm-readobj", "--file-headers", binary])
+    machine = int(re.search(r"Machine: \S+ \((0x[0-9A-F]+)\)", out).group(1), 16)
+    return {"base": int(re.search(r"^\s*ImageBase: (0x[0-9A-F]+)", out, re.M).group(1), 16),
+            "machine": machine, "is64": "PE32+" in out or machine in (0x8664, 0xAA64)}
+
+
+def word_bits(binary):
+    if is_pe(binary):
+        return 64 if pe_headers(binary)["is64"] else 32
+    return 64 if "ELF64" in run(["readelf", "-h", binary]) else 32
+
+
 def load_address(binary):
+    """Where a symbol file's addresses count from: the first PT_LOAD's
+    address, or a PE's ImageBase (its DWARF holds virtual addresses)."""
+    if is_pe(binary):
+        return pe_headers(binary)["base"]
     for line in run(["readelf", "-lW", binary]).splitlines():
         parts = line.split()
         if parts and parts[0] == "LOAD":
@@ -29,11 +52,54 @@ def build_id(binary):
 
 
 def has_line_table(binary):
+    if is_pe(binary):
+        return ".debug_line" in run([f"{LLVM}/llvm-objdump", "-h", binary])
     return ".debug_line" in run(["readelf", "-SW", binary])
+
+
+def pe32_c_name(name):
+    """A name as llvm-symbolizer-19 prints it for an i386 COFF image: it takes
+    every unmangled name for an assembler name and strips the C decoration
+    (`_f`, `_f@8`, `@f@8`), DWARF's DW_AT_name included."""
+    if not name or name.startswith("?"):
+        return name
+    m = re.fullmatch(r"[_@]?(.+?)(@\d+)?", name)
+    return m.group(1) if name[0] in "_@" or m.group(2) else name
+
+
+def pe_function_symbols(binary):
+    """(address, 0, name) of a PE's COFF code symbols as llvm-readobj-19
+    lists them: functions (static ones too) and external labels of code
+    sections; COFF symbols have no size. x86's C decoration taken off."""
+    headers = pe_headers(binary)
+    x86 = headers["machine"] == 0x14C
+    sections = {}
+    for block in run([f"{LLVM}/llvm-readobj", "--sections", binary]).split("Section {")[1:]:
+        number = re.search(r"Number: (\d+)", block)
+        rva = re.search(r"VirtualAddress: (0x[0-9A-F]+)", block)
+        code = "IMAGE_SCN_CNT_CODE" in block or "IMAGE_SCN_MEM_EXECUTE" in block
+        if number and rva:
+            sections[int(number.group(1))] = (int(rva.group(1), 16), code)
+    out = set()
+    for block in run([f"{LLVM}/llvm-readobj", "--symbols", binary]).split("Symbol {")[1:]:
+        name = re.search(r"Name: (.*)", block)
+        value = re.search(r"Value: (\d+)", block)
+        section = re.search(r"Section: .*\((\d+)\)", block)
+        if not (name and value and section) or int(section.group(1)) not in sections:
+            continue
+        rva, code = sections[int(section.group(1))]
+        function = "ComplexType: Function" in block
+        external = "StorageClass: External" in block
+        name = name.group(1).strip()
+        if code and (function or external) and not name.startswith("."):
+            out.add((headers["base"] + rva + int(value.group(1)), 0, pe32_c_name(name) if x86 else name))
+    return sorted(out)
 
 
 def function_symbols(binary):
     """(address, size, name) of defined STT_FUNC symbols with a size."""
+    if is_pe(binary):
+        return pe_function_symbols(binary)
     out = set()
     for line in run(["readelf", "-sW", binary]).splitlines():
         p = line.split()
@@ -60,6 +126,47 @@ def symbolize(binary, addresses, inlining=False):
             for record in records if isinstance(records, list) else [records]:
                 result[int(record["Address"], 16)] = record.get("Symbol") or []
     return result
+
+
+NAME_ATTRIBUTE = re.compile(r"DW_AT_(name|linkage_name)\s+\(\"(.*)\"\)"
+                            r"|DW_AT_(abstract_origin|specification)\s+\(0x[0-9a-f]+ \"(.*)\"\)")
+
+
+def _subprogram_names(lines):
+    """The names of the last DW_TAG_subprogram in llvm-dwarfdump's `lines`."""
+    names, inside = set(), False
+    for line in lines:
+        if "DW_TAG_" in line:
+            if "DW_TAG_subprogram" in line:
+                names, inside = set(), True
+            else:
+                inside = False
+            continue
+        m = NAME_ATTRIBUTE.search(line)
+        if inside and m:
+            if m.group(1) == "linkage_name":
+                names.add(demangle_all([m.group(2)])[0])
+            else:
+                names.add(m.group(2) or m.group(4))
+    return names
+
+
+def dwarf_subprogram_names(binary, address):
+    """The names llvm-dwarfdump-19 gives the subprogram at `address`
+    (DW_AT_name, DW_AT_linkage_name demangled, the origin's name): the
+    DWARF's own word where llvm-symbolizer prefers a symbol (a COFF image's
+    symbols have no size, so it takes the nearest one below for any code).
+    --lookup prints the subprogram, or only the inlined call within it: its
+    parents then hold the subprogram."""
+    out = run([f"{LLVM}/llvm-dwarfdump", f"--lookup={address:#x}", binary]).splitlines()
+    names = _subprogram_names(out)
+    if not names:
+        inlined = [l for l in out if "DW_TAG_inlined_subroutine" in l or "DW_TAG_lexical_block" in l]
+        if inlined:
+            offset = inlined[0].split(":")[0].strip()
+            names = _subprogram_names(run([f"{LLVM}/llvm-dwarfdump", f"--debug-info={offset}",
+                                           "--show-parents", binary]).splitlines())
+    return {normalize(n) for n in names}
 
 
 def addr2line(binary, addresses):

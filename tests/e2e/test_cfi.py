@@ -77,7 +77,7 @@ def check(args, binary, report, code=None, label=None):
     if cpu not in CPUS:
         report.fail(f"{label}: cpu {cpu} not covered")
         return 0
-    elf_class_64 = "ELF64" in oracles.run(["readelf", "-h", code or binary])
+    elf_class_64 = oracles.word_bits(code or binary) == 64
     llvm_registers = oracles.LLVM_REGISTERS[cpu]
     base = oracles.load_address(code or binary)
     fdes = oracles.unwind_tables(code or binary)

@@ -3,6 +3,9 @@
 // its PDB is looked for) and the x64 and ARM64 exception directories (.pdata/.xdata)
 // as STACK CFI, and the whole PE-only dump (exports as PUBLIC, the unwind
 // data as STACK CFI) dump_syms makes of a PE without its PDB, written.
+// A PE alone is also dumped as dump_syms dumps a file: without a PDB to
+// find, through the PE/DWARF flow (the section view, the COFF symbols, the
+// DWARF and CFI readers over it), or the PE-only flow.
 // A PDB appended to the PE (from the MSF signature on) is
 // paired with it: the ownership check, then the whole dump of the two, as
 // dump_syms makes it of a PE whose PDB it found.
@@ -67,6 +70,8 @@ int pe(const uint8_t* data, size_t size) {
   }
   if (msf != llvm::StringRef::npos)
     dumpPair(pe_image, input.drop_front(msf));
+  else
+    dumpBytes(data, size, ""); // a PE alone: its DWARF and COFF symbols, or its exports
   return 0;
 }
 

@@ -1,0 +1,68 @@
+#include "pe/coff_symbols.h"
+
+#include <algorithm>
+#include <llvm/BinaryFormat/COFF.h>
+#include <map>
+
+namespace dumpsyms {
+
+using namespace llvm;
+
+CoffSymbols readCoffCodeSymbols(const PeImage& pe) {
+  CoffSymbols out;
+  const object::COFFObjectFile& coff = pe.coff();
+  const std::vector<PeSection>& sections = pe.sections();
+  struct Entry {
+    uint32_t rva;
+    int32_t section; // 1-based
+    std::string name;
+  };
+  std::vector<Entry> entries;
+  // (an image without a symbol table, or with one the header places
+  // outside the file, has no symbols: LLVM then iterates nothing)
+  for (const object::SymbolRef& ref : coff.symbols()) {
+    object::COFFSymbolRef symbol = coff.getCOFFSymbol(ref);
+    int32_t number = symbol.getSectionNumber();
+    if (number <= 0 || uint32_t(number) > sections.size())
+      continue;
+    const PeSection& section = sections[number - 1];
+    if (!section.holdsCode() || symbol.getValue() >= section.virtual_size)
+      continue;
+    // (GCC gives a static function an auxiliary record, which LLVM takes
+    // for a section definition's: the function type tells them apart)
+    bool function = symbol.getComplexType() == COFF::IMAGE_SYM_DTYPE_FUNCTION;
+    if (symbol.isSectionDefinition() && !function)
+      continue;
+    bool external = symbol.getStorageClass() == COFF::IMAGE_SYM_CLASS_EXTERNAL;
+    if (!function && !external)
+      continue; // local labels
+    Expected<StringRef> name = coff.getSymbolName(symbol);
+    if (!name) {
+      consumeError(name.takeError());
+      ++out.unreadable;
+      continue;
+    }
+    if (name->empty() || name->starts_with("."))
+      continue;
+    entries.push_back({section.rva + symbol.getValue(), number, name->str()});
+  }
+  std::map<int32_t, std::vector<uint32_t>> starts;
+  for (const Entry& entry : entries)
+    starts[entry.section].push_back(entry.rva);
+  for (auto& [section, rvas] : starts) {
+    std::sort(rvas.begin(), rvas.end());
+    rvas.erase(std::unique(rvas.begin(), rvas.end()), rvas.end());
+  }
+  for (Entry& entry : entries) {
+    const PeSection& section = sections[entry.section - 1];
+    uint64_t end = uint64_t(section.rva) + section.virtual_size;
+    const std::vector<uint32_t>& rvas = starts[entry.section];
+    auto next = std::upper_bound(rvas.begin(), rvas.end(), entry.rva);
+    if (next != rvas.end())
+      end = std::min<uint64_t>(end, *next);
+    out.symbols.push_back({pe.imageBase() + entry.rva, end - entry.rva, std::move(entry.name)});
+  }
+  return out;
+}
+
+} // namespace dumpsyms
