@@ -45,7 +45,9 @@ SymbolLookup SymbolSupplier::find(const SnapshotModule& module) {
 SymbolLookup SymbolSupplier::search(const SnapshotModule& module,
                                     std::vector<SymbolAttempt>& tried) {
   std::string name = pathFileName(module.debug_file.empty() ? module.code_file : module.debug_file);
-  const std::string& id = module.debug_id;
+  // (33 zeros name no build, a PE's without a CodeView record: such a
+  // module is looked up by its code id, as the store files it)
+  const std::string id = isNullDebugId(module.debug_id) ? std::string() : module.debug_id;
   std::string label = name.empty() ? std::string("module") : name;
   std::string code_file = pathFileName(module.code_file);
   // A path that may hold the module's symbols: loaded when it is there.

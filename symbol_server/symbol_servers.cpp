@@ -30,7 +30,8 @@ std::vector<std::string> symbolKeyPaths(const SymbolKey& key) {
     return !name.empty() && !id.empty() && name.find('/') == std::string::npos && name != "." &&
            name != ".." && id.find('/') == std::string::npos && id != "." && id != "..";
   };
-  if (usable(key.debug_file, key.debug_id))
+  // (a null debug id names no build: only the code id tells which)
+  if (usable(key.debug_file, key.debug_id) && !isNullDebugId(key.debug_id))
     paths.push_back(symbolFileRelativePath(key.debug_file, key.debug_id));
   if (usable(key.code_file, key.code_id)) {
     // As the dump writes it (Windows: "%08X%x", the size in lower case),

@@ -200,6 +200,64 @@ def check_companions(args, report, work, fixture):
         report.fail(f"{label}: line records from a companion whose CRC is not the link's")
 
 
+def check_pe_alone(args, report, work, fixtures):
+    """PEs without a CodeView record, DWARF or a symbol table: MinGW DLLs
+    after `strip --strip-all`, and lld-link's x64 and ARM64 images linked
+    without /debug (no debug directory at all). Dumped from their exports
+    and exception directory: MODULE id of 33 zeros, named by the file."""
+    alone = os.path.join(work, "alone")
+    os.makedirs(alone)
+    pes = []
+    for label, pe, _, cpu in fixtures:
+        if label in ("gcc.x86_64.lib.dll", "gcc.x86.lib.dll"):
+            stripped = os.path.join(alone, label)
+            prefix = "x86_64-w64-mingw32-" if cpu == "x86_64" else "i686-w64-mingw32-"
+            subprocess.run([prefix + "strip", "--strip-all", pe, "-o", stripped], check=True)
+            pes.append((stripped, cpu))
+    pdb_sources = os.path.join(SOURCES, "..", "pdb")
+    for cpu, triple, source in (("x86_64", "x86_64-pc-windows-msvc", "app.c"),
+                                ("arm64", "aarch64-pc-windows-msvc", "frames.c")):
+        obj = os.path.join(alone, f"{source}.{cpu}.obj")
+        exe = os.path.join(alone, f"{source}.{cpu}.exe")
+        subprocess.run(["clang-19", f"--target={triple}", "-O2", "-funwind-tables", "-c",
+                        os.path.join(pdb_sources, source), "-o", obj], check=True)
+        subprocess.run([f"{LLVM}/lld-link", "/nodefaultlib", "/entry:entry", "/subsystem:console",
+                        "/export:entry", obj, f"/out:{exe}"], check=True, capture_output=True)
+        pes.append((exe, cpu))
+    publics_total = inits_total = 0
+    for pe, cpu in pes:
+        label = os.path.basename(pe)
+        rc, text, err = dump_text(args, pe, "-v")
+        if rc != 0 or "written from the PE alone" not in err:
+            report.fail(f"{label} alone: exit {rc}, {err.strip()[:300]}")
+            continue
+        lines = text.splitlines()
+        debug_id, code_id = readobj_identity(pe)
+        if debug_id != "0" * 33 or lines[0] != f"MODULE windows {cpu} {debug_id} {label}" or \
+                lines[1] != f"INFO CODE_ID {code_id} {label}":
+            report.fail(f"{label} alone: {lines[:2]} (readobj: {debug_id} {code_id})")
+        publics = {}
+        for line in (l for l in lines if l.startswith("PUBLIC ")):
+            fields = line.split(" ", 3)
+            publics[int(fields[1], 16)] = (int(fields[2], 16), fields[3])
+        want = {}
+        for rva, name in exports(pe):
+            m = re.fullmatch(r"(.+?)@(\d+)", name) if cpu == "x86" else None
+            want.setdefault(rva, (int(m.group(2)), m.group(1)) if m else (0, name))
+        if publics != want:
+            report.fail(f"{label} alone: PUBLIC {sorted(publics.items())} != exports {sorted(want.items())}")
+        inits = sorted((int(l.split()[3], 16), int(l.split()[3], 16) + int(l.split()[4], 16))
+                       for l in lines if l.startswith("STACK CFI INIT"))
+        if cpu != "x86":
+            runtime = oracles.pe_runtime_functions(pe, oracles.pe_headers(pe)["base"])
+            if inits != runtime:
+                report.fail(f"{label} alone: STACK CFI INIT {inits[:4]} != RUNTIME_FUNCTIONs {runtime[:4]}")
+        publics_total += len(publics)
+        inits_total += len(inits)
+    report.note(f"{len(pes)} PEs without CodeView, DWARF or symbols: {publics_total} PUBLIC records equal "
+                f"their exports, {inits_total} STACK CFI INIT their RUNTIME_FUNCTIONs")
+
+
 def check_store(args, report, work, fixtures):
     release = os.path.join(work, "release")
     os.makedirs(release)
@@ -259,6 +317,7 @@ def main():
             if fixture[0] in ("gcc.x86_64-O2.app.exe", "gcc.x86.static.shapes.exe",
                               "gcc.x86_64.lib.dll"):
                 check_companions(args, report, work, fixture)
+        check_pe_alone(args, report, work, fixtures)
         check_store(args, report, work, fixtures)
         report.note(f"{len(fixtures)} MinGW PEs: {totals['lines']} addresses' names and lines equal "
                     f"llvm-symbolizer's, {totals['inlines']} inline stacks, {totals['cfi']} unwind "

@@ -2,7 +2,8 @@
 """Windows minidumps as Windows crash reporters send them, written by Wine:
 a freestanding crash program (fixtures/windows_crash, clang-19 and
 lld-link-19 with a PDB; x64 and x86, -O2 with and without frame pointers,
-and -O0) runs under Wine (wine64, and wine32 for x86) in a prefix of its
+and -O0; and MinGW-w64's GCC for x64, -O2 and -O0, with its CRT and DWARF
+in the PE, no CodeView record) runs under Wine (wine64, and wine32 for x86) in a prefix of its
 own; Wine's debugger, set as
 the AeDebug debugger, writes the minidump after the crash and prints its
 own backtrace. Wine's module lists carry no CodeView records, so the
@@ -26,6 +27,7 @@ import shutil
 import subprocess
 import tempfile
 
+import oracles
 import upload_servers as servers
 from common import Report, arguments, runs_here
 
@@ -36,10 +38,13 @@ LLD_LINK = "/usr/lib/llvm-19/bin/lld-link"
 WINE64 = "/usr/lib/wine/wine64"
 WINE32 = "/usr/lib/wine/wine"
 X64, X86 = "x86_64-pc-windows-msvc", "i686-pc-windows-msvc"
+MINGW64 = "x86_64-w64-mingw32"
 # (32-bit processes read theirs from the WOW64 view of the registry)
 AEDEBUG = (r"HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug",
            r"HKLM\Software\Wow6432Node\Microsoft\Windows NT\CurrentVersion\AeDebug")
 FRAME = re.compile(r"^(?:=>)?\s*(\d+) 0x([0-9a-f]+) (\S+?)(?:\+0x([0-9a-f]+))?\(.*?\)(?: \[(.*?):(\d+)\])? in (\S+)")
+# (a frame winedbg has no debug information for: the MinGW CRT's DWARF 5)
+UNNAMED_FRAME = re.compile(r"^(?:=>)?\s*(\d+) 0x([0-9a-f]+) in (\S+) \(\+0x[0-9a-f]+\)")
 
 
 def sh(*argv, **kw):
@@ -51,6 +56,13 @@ def build(tmp, name, flags, target):
     directory = os.path.join(tmp, name)
     os.makedirs(directory)
     obj, exe, pdb = (os.path.join(directory, "crash" + ext) for ext in (".obj", ".exe", ".pdb"))
+    if target == MINGW64:
+        # MinGW-w64's GCC: DWARF in the PE, no CodeView record, no PDB; a
+        # program with its CRT, which calls entry() as main(). (DWARF 4:
+        # Wine 8's debugger, the oracle, reads no DWARF 5.)
+        sh("x86_64-w64-mingw32-gcc", "-g", "-gdwarf-4", *flags, "-Dentry=main", SOURCE, "-o", exe,
+           check=True)
+        return exe, None
     sh(CLANG, f"--target={target}", "-g", "-gcodeview", *flags, "-c", SOURCE, "-o", obj, check=True)
     sh(LLD_LINK, "/debug", "/nodefaultlib", "/entry:entry", "/subsystem:console", obj, f"/out:{exe}",
        f"/pdb:{pdb}", check=True)
@@ -62,6 +74,17 @@ def symbolized_line(exe, address):
            hex(address))
     m = re.search(r":(\d+):\d+", p.stdout)
     return int(m.group(1)) if m else None
+
+
+def symbolized_functions(exe, address):
+    """The names llvm-symbolizer-19 gives the outermost function at
+    `address`; where it names a local label of the COFF symbol table
+    (crt0's `.l_start`), llvm-dwarfdump-19's subprogram there instead."""
+    p = sh("llvm-symbolizer-19", f"--obj={exe}", "--no-inlines", hex(address))
+    name = p.stdout.splitlines()[0].strip() if p.stdout.strip() else None
+    if name and name.startswith("."):
+        return oracles.dwarf_subprogram_names(exe, address)
+    return {name}
 
 
 def ends_with_call(exe, address):
@@ -84,6 +107,10 @@ def winedbg_frames(text):
         m = FRAME.match(line)
         if m:
             out.append((int(m.group(2), 16), m.group(3), int(m.group(6)) if m.group(6) else None, m.group(7)))
+            continue
+        m = UNNAMED_FRAME.match(line)
+        if m:
+            out.append((int(m.group(2), 16), None, None, m.group(3)))
     return out
 
 
@@ -117,11 +144,13 @@ def run(args, report, tmp):
                                 ("crash.O0", ["-O0"], X64),
                                 ("crash.x86.O2.nofp", ["-O2", "-fomit-frame-pointer"], X86),
                                 ("crash.x86.O2.fp", ["-O2", "-fno-omit-frame-pointer"], X86),
-                                ("crash.x86.O0", ["-O0"], X86)):
+                                ("crash.x86.O0", ["-O0"], X86),
+                                ("crash.mingw.O2", ["-O2"], MINGW64),
+                                ("crash.mingw.O0", ["-O0"], MINGW64)):
         if target == X86 and not x86_runs:
             continue
         exe, pdb = build(tmp, name, flags, target)
-        wine = WINE64 if target == X64 else WINE32
+        wine = WINE32 if target == X86 else WINE64
         dump = os.path.join(tmp, name + ".dmp")
         windows_path = "Z:" + dump.replace("/", "\\\\")
         for key in AEDEBUG:
@@ -134,7 +163,7 @@ def run(args, report, tmp):
             report.fail(f"{name}: Wine wrote no minidump or backtrace: {(p.stdout + p.stderr)[-500:]}")
             continue
         store = os.path.join(tmp, name + ".store")
-        q = sh(args.symstore, "add", store, exe, pdb, "-q")
+        q = sh(args.symstore, "add", store, exe, *([pdb] if pdb else []), "-q")
         if q.returncode != 0:
             report.fail(f"{name}: symstore add: {q.stderr.strip()}")
             continue
@@ -150,6 +179,7 @@ def run(args, report, tmp):
         crashed = ours["threads"][0]["frames"]
         physical = [f for f in crashed if not f["inlined"]]
         # winedbg's frames in the program, and the first one after them.
+        # (MinGW's: main() and the CRT's frames that call it are the program's too)
         mine = [t for t in theirs if t[3] == "crash"]
         outside = theirs[len(mine)] if len(theirs) > len(mine) else None
         for i, (address, function, line, _) in enumerate(mine):
@@ -159,7 +189,13 @@ def run(args, report, tmp):
                 # the call's is the instruction before (llvm-symbolizer
                 # reading the PDB says which).
                 line = symbolized_line(exe, address - 1)
-            if not got or int(got["address"], 16) != address or got["function"] != function or \
+            functions = {function}
+            if function is None:
+                # winedbg read no debug information here (MinGW's CRT has
+                # DWARF 5, which Wine 8 does not read): its unwinding gives
+                # the address, llvm-symbolizer the function.
+                functions = symbolized_functions(exe, address - (1 if i > 0 else 0))
+            if not got or int(got["address"], 16) != address or got["function"] not in functions or \
                     got["line"] != line:
                 report.fail(f"{name}: frame {i}: ours {got} != winedbg's {(hex(address), function, line)}")
                 break
@@ -185,18 +221,22 @@ def run(args, report, tmp):
                     physical[len(chain)]["module"] != "kernel32.dll":
                 report.fail(f"{name}: the walk does not reach entry() and kernel32: "
                             f"{[(f['module'], f['function']) for f in physical]}")
+            # (winedbg's frame after the one it stopped in is no caller: it
+            # skipped the program's frames it could not unwind)
+            outside = None
         elif len(mine) < 3:
             report.fail(f"{name}: winedbg's backtrace has {len(mine)} frames in the program: {theirs}")
         if outside and (len(physical) <= len(mine) or int(physical[len(mine)]["address"], 16) != outside[0]):
             report.fail(f"{name}: the caller out of the program is not winedbg's {hex(outside[0])} "
                         f"({outside[3]})")
         dumps += 1
-        if name == "crash.O2.fp":
+        if name in ("crash.O2.fp", "crash.mingw.O2"):
             # Over HTTP: the store served by nginx, the module found by its code-id path.
             with servers.Nginx(args.nginx) as nginx:
                 shutil.rmtree(nginx.root)
                 shutil.copytree(store, nginx.root, symlinks=False)
-                shutil.rmtree(os.path.join(nginx.root, os.path.basename(pdb)))
+                if pdb:
+                    shutil.rmtree(os.path.join(nginx.root, os.path.basename(pdb)))
                 q = sh(args.symtool, "stackwalk", "--json", "--symbols-url", nginx.url, "--symbols-cache",
                        os.path.join(tmp, "cache"), dump)
                 remote = json.loads(q.stdout) if q.returncode == 0 else None

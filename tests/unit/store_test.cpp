@@ -3,6 +3,7 @@
 #include "store/atomic_file.h"
 #include "store/layout.h"
 #include "store/manifest.h"
+#include "store/store_listing.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -25,6 +26,33 @@ TEST(StoreLayout, ElfAndPdbNames) {
   EXPECT_EQ(symbolFileRelativePath("app.pdb", "ABC1"), "app.pdb/ABC1/app.sym");
   EXPECT_EQ(symbolFileRelativePath("APP.PDB", "ABC1"), "APP.PDB/ABC1/APP.sym");
   EXPECT_EQ(symbolFilePath("/s", "app", "ID"), "/s/app/ID/app.sym");
+}
+
+// A PE without a CodeView record has the id of 33 zeros, which names no
+// build: its file goes under its code id, where listings expect it.
+TEST(StoreLayout, NullDebugIdsAreFiledByCodeId) {
+  std::string null(33, '0');
+  EXPECT_TRUE(isNullDebugId(null));
+  EXPECT_FALSE(isNullDebugId(std::string(32, '0') + "1"));
+  EXPECT_FALSE(isNullDebugId(""));
+  EXPECT_EQ(moduleRelativePath("app.exe", null, "app.exe", "5F3A1B2C4000"),
+            "app.exe/5F3A1B2C4000/app.exe.sym");
+  EXPECT_EQ(moduleRelativePath("app.pdb", "ABC1", "app.exe", "5F3A1B2C4000"), "app.pdb/ABC1/app.sym");
+  // (no code id, or one no path can be made of: the debug-id path)
+  EXPECT_EQ(moduleRelativePath("app.exe", null, "", ""), "app.exe/" + null + "/app.exe.sym");
+  EXPECT_EQ(moduleRelativePath("app.exe", null, "../x", "ID"), "app.exe/" + null + "/app.exe.sym");
+
+  std::string dir = makeTemporaryDirectory();
+  std::string relative = moduleRelativePath("app.exe", null, "app.exe", "5F3A1B2C4000");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(dir + "/app.exe/5F3A1B2C4000"));
+  std::ofstream(dir + "/" + relative) << "MODULE windows x86_64 " << null
+                                      << " app.exe\nINFO CODE_ID 5F3A1B2C4000 app.exe\n";
+  auto listing = listStore(dir);
+  ASSERT_TRUE(bool(listing));
+  EXPECT_TRUE(listing->problems.empty());
+  ASSERT_EQ(listing->files.size(), 1u);
+  EXPECT_EQ(listing->files[0].relative_path, relative);
+  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST(AtomicFile, WritesWholeFileAndLeavesNoTemporary) {
