@@ -1,6 +1,7 @@
 #include "pdb/inlinee_names.h"
 
 #include "pdb/pdb_file.h"
+#include "pdb/windows_names.h"
 
 #include <llvm/DebugInfo/CodeView/LazyRandomTypeCollection.h>
 #include <llvm/DebugInfo/CodeView/TypeDeserializer.h>
@@ -103,6 +104,8 @@ std::string InlineeNames::globalName(TypeIndex inlinee) {
       result = scope + "::";
     result += member->getName().str();
   }
+  // (MSVC's anonymous namespaces, `?A0x1234abcd`, as DIA and undname say them)
+  result = spellAnonymousNamespaces(std::move(result));
   cache_.emplace(inlinee.getIndex(), result);
   return result;
 }

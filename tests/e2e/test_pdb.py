@@ -601,8 +601,8 @@ def check_anonymous_namespaces(args, report, fixture, totals, work):
     if not any("?A0x" in p for p, _ in procedures):
         report.fail(f"{name}: llvm-pdbutil sees no ?A0x procedure in the MSVC-spelled copy")
     for style in ("llvm", "breakpad"):
-        # (without -d: INLINE_ORIGIN names are pdb/inlinee_names' to spell)
-        text = dump_text(args, msvc, "--names", style)
+        # (-d: INLINE_ORIGIN names too)
+        text = dump_text(args, msvc, "-d", "--names", style)
         totals["anonymous_outputs"] += 1
         if "?A0x" in text:
             report.fail(f"{name} MSVC-spelled, --names {style}: ?A0x in "
