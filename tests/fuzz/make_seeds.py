@@ -8,7 +8,9 @@ a stack with a frame-pointer chain); pdb the PDBs clang-19 and lld-link-19
 make of the PDB fixtures (x86_64 C++ with inlined calls, x86 with
 FrameData), their 4 KiB MSF pages repacked into 512-byte ones so that each
 fits libFuzzer's 64 KiB -max_len; pe the PE files of the same builds, one
-with its PDB appended (the pe target pairs them); http_answers what the
+with its PDB appended (the pe target pairs them), and MinGW-w64 DLLs with
+DWARF (x86_64: .pdata and .debug_frame; i686: .eh_frame) and an
+`objcopy --only-keep-debug` companion; http_answers what the
 symbol servers of the upload tests answer; minidump the minidumps
 tests/e2e/core_to_minidump.py writes of the same small cores (x86_64,
 arm64: every stream a client writes, the memory in a MemoryList or a
@@ -209,6 +211,27 @@ def microdump_seeds(out, library):
                 fh.write(writer.logged(lines, style=style, interleave=style == "brief"))
 
 
+MINGW_SOURCE = os.path.join(HERE, "..", "..", "fixtures", "mingw", "lib.c")
+
+
+def mingw_builds(tmp):
+    """name -> bytes of small MinGW-w64 DLLs with DWARF in the PE (no CRT),
+    and the companion objcopy --only-keep-debug makes of the x86_64 one."""
+    out = {}
+    for prefix, label in (("x86_64-w64-mingw32-", "mingw.x86_64"), ("i686-w64-mingw32-", "mingw.i686")):
+        dll = os.path.join(tmp, label + ".dll")
+        subprocess.run([prefix + "gcc", "-g", "-O2", "-fasynchronous-unwind-tables", "-nostdlib", "-shared",
+                        "-Wl,-e,0", MINGW_SOURCE, "-o", dll], check=True)
+        with open(dll, "rb") as fh:
+            out[label] = fh.read()
+        if label == "mingw.x86_64":
+            debug = dll + ".debug"
+            subprocess.run([prefix + "objcopy", "--only-keep-debug", dll, debug], check=True)
+            with open(debug, "rb") as fh:
+                out[label + ".companion"] = fh.read()
+    return out
+
+
 def main():
     out = sys.argv[1]
     targets = sys.argv[2:] or ["dump_elf", "dwarf_sections", "core_file", "pdb", "pe", "http_answers",
@@ -231,6 +254,10 @@ def main():
                     if name.startswith("shapes"):
                         with open(os.path.join(out, "pe", name + "+pdb"), "wb") as fh:
                             fh.write(image + pdb)
+            if "pe" in targets:
+                for name, data in mingw_builds(tmp).items():
+                    with open(os.path.join(out, "pe", name), "wb") as fh:
+                        fh.write(data)
         if not {"dump_elf", "dwarf_sections", "core_file", "minidump", "microdump"} & set(targets):
             return
         for name, (cc, dwarf) in BUILDS.items():
