@@ -48,7 +48,9 @@ void defineOptions(CLI::App& app, Options& o) {
                  "write into a symbol store: DIR/<name>/<DEBUG_ID>/<name>.sym (prints the path)")
       ->excludes(output);
   app.add_option("-j,--jobs", o.jobs, "threads to use (default: one per core)");
-  app.add_option("--debug-file", o.debug_file, "read functions and lines from this debug file");
+  app.add_option("--debug-file", o.debug_file,
+                 "read functions and lines from this debug file (an ELF debug file, a dSYM, a "
+                 "PDB, or the debug-only companion of a PE that objcopy made)");
   app.add_option("--code-id", o.code_id,
                  "for a PDB given alone: its PE's code id (TimeDateStamp and SizeOfImage, as "
                  "INFO CODE_ID writes it), to fetch the PE from the symbol servers");
@@ -56,8 +58,8 @@ void defineOptions(CLI::App& app, Options& o) {
                  "with --code-id: the PE's file name (default: the PDB's name with .dll, then "
                  ".exe)");
   app.add_flag("--pe-only", o.pe_only,
-               "dump a PE from itself alone (exports, .pdata), not its PDB; a PE whose PDB "
-               "is not found is dumped so anyway, with a warning");
+               "dump a PE from itself alone (exports, .pdata), not its PDB or DWARF; a PE "
+               "with neither a PDB found nor DWARF is dumped so anyway, with a warning");
   app.add_option("--dwp", o.dwp, "DWARF package file for split DWARF (default: BINARY.dwp)");
   app.add_option("--linux-gate", o.linux_gate,
                  "write Breakpad's linux-gate.so template (intel or amd)")

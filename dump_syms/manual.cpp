@@ -15,8 +15,9 @@ const ToolManual& dumpSymsManual() {
        "Inputs: an ELF executable or shared library with its DWARF (in the file, in a separate "
        "debug file found by build-id, .gnu_debuglink, a DEBUG_DIR, /usr/lib/debug or "
        "debuginfod, with split DWARF and dwz); a Windows PDB, or a PE (.exe, .dll) whose PDB "
-       "is found beside it, at its recorded path, in a DEBUG_DIR or on a symbol server, or a "
-       "PE alone; a Mach-O executable, dylib or bundle with its dSYM (beside it, in a "
+       "is found beside it, at its recorded path, in a DEBUG_DIR or on a symbol server; a PE "
+       "whose DWARF is in itself or in a companion its .gnu_debuglink names (MinGW-w64's GCC "
+       "and Clang, Rust's windows-gnu); or a PE alone (exports and .pdata); a Mach-O executable, dylib or bundle with its dSYM (beside it, in a "
        "DEBUG_DIR, or given), a dSYM alone, or one slice of a universal file (--arch).",
        "The symbol file goes to standard output, to --output FILE or into a symbol store "
        "(--store DIR), always written whole or not at all. Warnings are counted on standard "
@@ -31,6 +32,8 @@ const ToolManual& dumpSymsManual() {
        {"dump_syms -d --store symbols build/libfoo.so",
         "with inlined calls, into a symbol store (prints symbols/libfoo.so/ID/libfoo.so.sym)"},
        {"dump_syms app.exe", "a PE and its PDB (found beside it or by its CodeView record)"},
+       {"dump_syms -d mingw_app.exe",
+        "a MinGW-w64 build: its DWARF, in the PE or in the companion its .gnu_debuglink names"},
        {"dump_syms --arch arm64 MyApp.app/Contents/MacOS/MyApp dsyms/MyApp.dSYM",
         "the arm64 slice of a universal macOS binary with its dSYM"},
        {"dump_syms -i app", "only the MODULE and INFO records: what a store files it under"}},
