@@ -96,10 +96,7 @@ Expected<Module> dumpElfModule(const Options& options, Diagnostics& diagnostics,
       symbols.push_back(std::move(symbol));
   SymbolIndex symbol_index(symbols);
 
-  DebugInfoOptions dwarf_options;
-  dwarf_options.extract.symbols = &symbol_index;
-  dwarf_options.extract.inlines = options.inlines;
-  dwarf_options.extract.names = options.names;
+  DebugInfoOptions dwarf_options = dumpDebugInfoOptions(options, symbol_index, progress);
   dwarf_options.extract.locate_dwo = [&](llvm::DWARFUnit& unit) {
     llvm::DWARFDie die = unit.getUnitDIE(true);
     auto name = llvm::dwarf::toString(
@@ -107,13 +104,8 @@ Expected<Module> dumpElfModule(const Options& options, Diagnostics& diagnostics,
     const char* comp_dir = unit.getCompilationDir();
     return name ? locator.findDwo(*name, comp_dir ? comp_dir : "") : std::string();
   };
-  dwarf_options.threads = options.jobs;
   dwarf_options.dwp_path = files->dwp_path;
   dwarf_options.supplementary_path = files->supplementary_path;
-  if (progress)
-    dwarf_options.progress = [&](size_t done, size_t total) {
-      progress("compile units", done, total);
-    };
   if (debug_image.hasDebugInfo())
     readDebugInfo(debug_image, dwarf_options, builder, diagnostics, std::move(dwarf_started));
 

@@ -5,6 +5,20 @@
 
 namespace dumpsyms {
 
+DebugInfoOptions dumpDebugInfoOptions(const Options& options, const SymbolIndex& symbols,
+                                      const DumpProgress& progress) {
+  DebugInfoOptions dwarf_options;
+  dwarf_options.extract.symbols = &symbols;
+  dwarf_options.extract.inlines = options.inlines;
+  dwarf_options.extract.names = options.names;
+  dwarf_options.threads = options.jobs;
+  if (progress)
+    dwarf_options.progress = [progress](size_t done, size_t total) {
+      progress("compile units", done, total);
+    };
+  return dwarf_options;
+}
+
 void addUnwindTables(ModuleBuilder& builder, const std::vector<const ElfImage*>& images,
                      const std::string& name, Diagnostics& diagnostics) {
   CfiStats cfi_stats;

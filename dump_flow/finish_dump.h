@@ -1,11 +1,15 @@
-// The last steps every dump flow of DWARF-bearing input shares: the unwind
-// tables handed to the builder, the module finished (functions, lines,
+// The steps every dump flow of DWARF-bearing input shares: the DWARF
+// reader's options the command line asks for, the unwind tables handed to
+// the builder, the module finished (functions, lines,
 // publics and CFI made consistent), --map-prefix applied, --check-cfi
 // enforced, and what finishing dropped or repaired noted for -v.
 #pragma once
 
+#include "dump_flow/dump_module.h"
 #include "dump_flow/options.h"
+#include "dwarf/debug_info_reader.h"
 #include "object/elf_image.h"
+#include "object/symbol_table.h"
 #include "symbol_writer/diagnostics.h"
 #include "symbol_writer/module_builder.h"
 
@@ -14,6 +18,12 @@
 #include <vector>
 
 namespace dumpsyms {
+
+// What the command line asks of the DWARF reader (names, inlines, threads,
+// progress as "compile units"), with `symbols` naming what DWARF leaves
+// unnamed; a flow adds what its input needs (split DWARF, dwz).
+DebugInfoOptions dumpDebugInfoOptions(const Options& options, const SymbolIndex& symbols,
+                                      const DumpProgress& progress);
 
 // .eh_frame, .debug_frame (and .ARM.exidx) of `images`, in order of
 // preference, into the builder; untranslatable rules counted in a warning

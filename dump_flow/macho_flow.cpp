@@ -225,18 +225,9 @@ Expected<Module> dumpMachOModule(const Options& options, Diagnostics& diagnostic
     else
       debug_view = std::move(*view);
   }
-  if (debug_view) {
-    DebugInfoOptions dwarf_options;
-    dwarf_options.extract.symbols = &symbol_index;
-    dwarf_options.extract.inlines = options.inlines;
-    dwarf_options.extract.names = options.names;
-    dwarf_options.threads = options.jobs;
-    if (progress)
-      dwarf_options.progress = [&](size_t done, size_t total) {
-        progress("compile units", done, total);
-      };
-    readDebugInfo(*debug_view, dwarf_options, builder, diagnostics);
-  }
+  if (debug_view)
+    readDebugInfo(*debug_view, dumpDebugInfoOptions(options, symbol_index, progress), builder,
+                  diagnostics);
   for (CodeSymbol& symbol : symbols)
     builder.addCodeSymbol(std::move(symbol));
 

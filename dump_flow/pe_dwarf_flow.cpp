@@ -117,14 +117,10 @@ bool peHasGnuDebugInfo(const PeImage& pe) {
 Expected<Module> dumpPeDwarfModule(const PeImage& pe, const Options& options,
                                    Diagnostics& diagnostics, const DumpProgress& progress,
                                    DumpFacts* facts) {
-  auto identity = peIdentity(pe);
+  auto identity = peDumpHeader(pe, options);
   if (!identity)
     return identity.takeError();
   Module header = std::move(*identity);
-  if (options.debug_id_override)
-    header.debug_id = *options.debug_id_override;
-  if (options.name_override)
-    header.name = *options.name_override;
   // DWARF's addresses are virtual: the writer makes them RVAs.
   header.load_address = pe.imageBase();
   if (options.header_only)
@@ -159,18 +155,9 @@ Expected<Module> dumpPeDwarfModule(const PeImage& pe, const Options& options,
   for (CodeSymbol& symbol : peExportSymbols(pe, pe.imageBase(), options.names, diagnostics))
     symbols.push_back(std::move(symbol));
   SymbolIndex symbol_index(symbols);
-  if (dwarf) {
-    DebugInfoOptions dwarf_options;
-    dwarf_options.extract.symbols = &symbol_index;
-    dwarf_options.extract.inlines = options.inlines;
-    dwarf_options.extract.names = options.names;
-    dwarf_options.threads = options.jobs;
-    if (progress)
-      dwarf_options.progress = [&](size_t done, size_t total) {
-        progress("compile units", done, total);
-      };
-    readDebugInfo(*dwarf, dwarf_options, builder, diagnostics);
-  }
+  if (dwarf)
+    readDebugInfo(*dwarf, dumpDebugInfoOptions(options, symbol_index, progress), builder,
+                  diagnostics);
   for (CodeSymbol& symbol : symbols)
     builder.addCodeSymbol(std::move(symbol));
 

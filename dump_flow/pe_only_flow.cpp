@@ -14,12 +14,10 @@ using namespace llvm;
 
 Expected<Module> dumpPeOnlyModule(const PeImage& pe, const Options& options,
                                   Diagnostics& diagnostics) {
-  auto identity = peIdentity(pe);
+  auto identity = peDumpHeader(pe, options);
   if (!identity)
     return identity.takeError();
   Module header = std::move(*identity);
-  if (options.debug_id_override)
-    header.debug_id = *options.debug_id_override;
   header.load_address = 0; // RVAs
   if (options.header_only)
     return header;

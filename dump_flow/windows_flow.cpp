@@ -334,6 +334,17 @@ Expected<Module> peIdentity(const PeImage& pe) {
   return header;
 }
 
+Expected<Module> peDumpHeader(const PeImage& pe, const Options& options) {
+  auto header = peIdentity(pe);
+  if (!header)
+    return header.takeError();
+  if (options.debug_id_override)
+    header->debug_id = *options.debug_id_override;
+  if (options.name_override)
+    header->name = *options.name_override;
+  return header;
+}
+
 bool isWindowsInput(const std::string& path) {
   std::string start = fileStart(path);
   if (looksLikePdb(start) || looksLikePe(start))

@@ -22,6 +22,9 @@ llvm::Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe);
 // files the PE's dump under (the CodeView id, else 33 zeros; the PDB's name,
 // else the PE's).
 llvm::Expected<Module> peIdentity(const PeImage& pe);
+// peIdentity with the command line's -b and -n: the header of a dump of
+// the PE without its PDB.
+llvm::Expected<Module> peDumpHeader(const PeImage& pe, const Options& options);
 
 // Whether `pdb` is the one the PE's CodeView record names (GUID and age).
 bool pdbBelongsTo(const PdbFile& pdb, const CodeViewRecord& record);

@@ -1,5 +1,7 @@
 #include "macho/macho_symbols.h"
 
+#include "object/symbol_sizes.h"
+
 #include <algorithm>
 #include <map>
 
@@ -51,27 +53,17 @@ std::vector<CodeSymbol> readMachOSymbols(const MachOImage& image, NameStyle styl
   if (unreadable)
     diagnostics.warn(image.path() + ": " + std::to_string(unreadable) +
                      " symbol-table entries with names outside the string table were left out");
-  // Sizes: to the next symbol at a higher address in the same section, or
-  // to the section's end.
-  std::map<uint32_t, std::vector<uint64_t>> starts;
-  for (const Entry& entry : entries)
-    starts[entry.section].push_back(entry.address);
-  for (auto& [section, addresses] : starts) {
-    std::sort(addresses.begin(), addresses.end());
-    addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
+  std::vector<UnsizedSymbol> unsized;
+  unsized.reserve(entries.size());
+  for (const Entry& entry : entries) {
+    const MachOSection& section = sections[entry.section - 1];
+    unsized.push_back({entry.section, entry.address, section.address + section.size});
   }
+  std::vector<uint64_t> sizes = sizesToNextSymbol(unsized);
   std::vector<CodeSymbol> out;
   out.reserve(entries.size());
-  for (Entry& entry : entries) {
-    const MachOSection& section = sections[entry.section - 1];
-    uint64_t end = section.address + section.size;
-    const std::vector<uint64_t>& addresses = starts[entry.section];
-    auto next = std::upper_bound(addresses.begin(), addresses.end(), entry.address);
-    if (next != addresses.end())
-      end = std::min(end, *next);
-    uint64_t size = end > entry.address ? end - entry.address : 0;
-    out.push_back({entry.address, size, std::move(entry.name)});
-  }
+  for (size_t i = 0; i < entries.size(); ++i)
+    out.push_back({entries[i].address, sizes[i], std::move(entries[i].name)});
   return out;
 }
 

@@ -1,8 +1,8 @@
 #include "pe/coff_symbols.h"
 
-#include <algorithm>
+#include "object/symbol_sizes.h"
+
 #include <llvm/BinaryFormat/COFF.h>
-#include <map>
 
 namespace dumpsyms {
 
@@ -46,22 +46,16 @@ CoffSymbols readCoffCodeSymbols(const PeImage& pe) {
       continue;
     entries.push_back({section.rva + symbol.getValue(), number, name->str()});
   }
-  std::map<int32_t, std::vector<uint32_t>> starts;
-  for (const Entry& entry : entries)
-    starts[entry.section].push_back(entry.rva);
-  for (auto& [section, rvas] : starts) {
-    std::sort(rvas.begin(), rvas.end());
-    rvas.erase(std::unique(rvas.begin(), rvas.end()), rvas.end());
-  }
-  for (Entry& entry : entries) {
+  std::vector<UnsizedSymbol> unsized;
+  unsized.reserve(entries.size());
+  for (const Entry& entry : entries) {
     const PeSection& section = sections[entry.section - 1];
-    uint64_t end = uint64_t(section.rva) + section.virtual_size;
-    const std::vector<uint32_t>& rvas = starts[entry.section];
-    auto next = std::upper_bound(rvas.begin(), rvas.end(), entry.rva);
-    if (next != rvas.end())
-      end = std::min<uint64_t>(end, *next);
-    out.symbols.push_back({pe.imageBase() + entry.rva, end - entry.rva, std::move(entry.name)});
+    unsized.push_back(
+        {uint32_t(entry.section), entry.rva, uint64_t(section.rva) + section.virtual_size});
   }
+  std::vector<uint64_t> sizes = sizesToNextSymbol(unsized);
+  for (size_t i = 0; i < entries.size(); ++i)
+    out.symbols.push_back({pe.imageBase() + entries[i].rva, sizes[i], std::move(entries[i].name)});
   return out;
 }
 
