@@ -21,6 +21,8 @@ uint16_t le16(const uint8_t* p) {
 // outside the file or unterminated.
 std::optional<std::string> stringAt(const PeImage& pe, uint32_t rva, size_t max) {
   llvm::ArrayRef<uint8_t> bytes = pe.bytesFrom(rva);
+  if (bytes.empty())
+    return std::nullopt; // (memchr is not to be given a null pointer, even for no bytes)
   size_t limit = std::min(bytes.size(), max + 1);
   const void* nul = std::memchr(bytes.data(), 0, limit);
   if (!nul)
