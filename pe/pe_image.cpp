@@ -83,8 +83,7 @@ Expected<std::unique_ptr<PeImage>> PeImage::open(std::unique_ptr<MemoryBuffer> b
   else
     return fileError(path, "PE file without an optional header");
 
-  if (Error error = image->readSections())
-    return error;
+  image->readSections();
   // A corrupt debug directory is no reason to give up on the image: the
   // PDB can still be named with --debug-file.
   image->code_view_ = image->readCodeView();
@@ -99,8 +98,8 @@ bool PeSection::holdsCode() const {
   return characteristics & (COFF::IMAGE_SCN_CNT_CODE | COFF::IMAGE_SCN_MEM_EXECUTE);
 }
 
-Error PeImage::readSections() {
-  uint64_t file_size = buffer_->getBufferSize();
+// (peHeaderProblem has checked that each section's raw data lies in the file)
+void PeImage::readSections() {
   for (const object::SectionRef& ref : coff_->sections()) {
     const object::coff_section* header = coff_->getCOFFSection(ref);
     PeSection section;
@@ -117,12 +116,8 @@ Error PeImage::readSections() {
     section.raw_offset = header->PointerToRawData;
     section.raw_size = header->SizeOfRawData;
     section.characteristics = header->Characteristics;
-    if (section.raw_size && uint64_t(section.raw_offset) + section.fileBytes() > file_size)
-      return fileError(path_, "corrupt PE file: section " + section.name +
-                                  "'s data runs past the end of the file");
     sections_.push_back(std::move(section));
   }
-  return Error::success();
 }
 
 const PeSection* PeImage::findSection(StringRef name) const {

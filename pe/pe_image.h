@@ -78,7 +78,7 @@ public:
 private:
   PeImage() = default;
   std::optional<CodeViewRecord> readCodeView() const;
-  llvm::Error readSections();
+  void readSections();
 
   std::string path_;
   std::unique_ptr<llvm::MemoryBuffer> buffer_;
