@@ -40,6 +40,8 @@ PACKAGES=(
   nginx
   # uploading
   libcurl4-openssl-dev libzip-dev
+  # symstore serve: libmicrohttpd (what elfutils' debuginfod is built on)
+  libmicrohttpd-dev
   # PDBs from Windows symbol servers: .pd_/.dl_ CAB files (gcab makes the
   # tests' own)
   libmspack-dev gcab

@@ -44,8 +44,12 @@ struct Options {
   // --map-prefix OLD=NEW, in the order given: the first match rewrites a
   // FILE record's path.
   std::vector<std::string> path_prefix_map;
-  bool check_cfi = false;                // --check-cfi: fail when no STACK CFI is written
-  bool write_index = false;              // symstore add --index: the lookup index beside the .sym
+  bool check_cfi = false;   // --check-cfi: fail when no STACK CFI is written
+  bool write_index = false; // symstore add --index: the lookup index beside the .sym
+  // symstore add --keep-binaries: the executable and its debug file (or
+  // PDB, PE) kept in the store beside the .sym, for debuginfod and
+  // Microsoft symbol-server clients of `symstore serve`.
+  bool keep_binaries = false;
   bool no_cross_unit_references = false; // -r: Breakpad's; accepted, has no effect
 };
 

@@ -5,6 +5,7 @@
 // paths here and nowhere else.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,31 @@ bool isNullDebugId(const std::string& debug_id);
 // (store/code_id_index), so that no build's file stands for another's.
 std::string moduleRelativePath(const std::string& debug_file, const std::string& debug_id,
                                const std::string& code_file, const std::string& code_id);
+
+// Binaries kept beside the symbol files (symstore add --keep-binaries),
+// for debuginfod and Microsoft symbol-server clients:
+//   <debug_file>/<DEBUG_ID>/<file_name>  an ELF executable (file_name: its
+//       name), its separate debug file (<name>.debug), or a PDB (<pdb>);
+//   <code_file>/<CODE_ID>/<code_file>    a PE, where SSQP clients ask.
+std::string keptFileRelativePath(const std::string& debug_file, const std::string& debug_id,
+                                 const std::string& file_name);
+// debuginfod's index by build id: ".build-id/<first two hex>/<rest>", the
+// id in lower-case hex (a dot-directory: listings and uploads pass it over).
+// The file there names the kept files of that build (BuildIdEntry).
+std::string buildIdIndexRelativePath(const std::string& build_id);
+struct BuildIdEntry {
+  std::string executable; // store-relative paths; either may be empty
+  std::string debuginfo;
+};
+// "executable <path>\ndebuginfo <path>\n" (lines for empty paths left out).
+std::string formatBuildIdEntry(const BuildIdEntry& entry);
+// None unless every line is one of those two with a path
+// isSafeRelativePath accepts.
+std::optional<BuildIdEntry> parseBuildIdEntry(const std::string& text);
+// Whether `path` is a store-relative path a client may name: components
+// separated by single '/', none empty, ".", "..", starting with '.', or
+// holding '\\', ':' (drive letters) or control characters.
+bool isSafeRelativePath(const std::string& path);
 
 // Where a symbol file's lookup index lives beside it (symbol_index/):
 // "<sym path>.idx". Listings and uploads pass such files over.

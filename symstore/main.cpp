@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
   add_command->add_flag("--index", add.dump.write_index,
                         "also write each symbol file's lookup index beside it (<name>.sym.idx), "
                         "for symtool and minidump_stackwalk to map instead of parse");
+  add_command->add_flag("--keep-binaries", add.dump.keep_binaries,
+                        "also keep each binary and its debug file (or PDB) in the store, for "
+                        "debuginfod and Microsoft symbol-server clients of `symstore serve`");
   add_command->add_option("--shard", shard, "K/N: take only shard K (0..N-1) of N of the release");
   add_command->add_flag("-v,--verbose", add.verbose, "print every warning");
   add_command->add_flag("-q,--quiet", add.quiet, "print nothing but errors");
@@ -110,6 +113,7 @@ int main(int argc, char** argv) {
   dump_one->add_option("--debug-file", one.debug_file);
   dump_one->add_option("--arch", one.arch);
   dump_one->add_flag("--index", one.write_index);
+  dump_one->add_flag("--keep-binaries", one.keep_binaries);
   addDumpShapeOptions(*dump_one, one);
 
   applyManual(app, symstoreManual());
