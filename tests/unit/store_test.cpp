@@ -28,6 +28,79 @@ TEST(StoreLayout, ElfAndPdbNames) {
   EXPECT_EQ(symbolFilePath("/s", "app", "ID"), "/s/app/ID/app.sym");
 }
 
+// Binaries kept for debuginfod and symbol-server clients sit beside the
+// symbol file, and a build id finds them through the .build-id index.
+TEST(StoreLayout, KeptFilesAndBuildIdIndex) {
+  EXPECT_EQ(keptFileRelativePath("libfoo.so", "ABC0", "libfoo.so.debug"),
+            "libfoo.so/ABC0/libfoo.so.debug");
+  EXPECT_EQ(keptFileRelativePath("app.exe", "5F3A1B2C4000", "app.exe"),
+            "app.exe/5F3A1B2C4000/app.exe");
+  EXPECT_EQ(buildIdIndexRelativePath("ABCDEF0123"), ".build-id/ab/cdef0123");
+  EXPECT_EQ(buildIdIndexRelativePath("abcdef0123"), ".build-id/ab/cdef0123");
+}
+
+TEST(StoreLayout, BuildIdEntriesRoundTrip) {
+  BuildIdEntry both{"app/ID/app", "app/ID/app.debug"};
+  EXPECT_EQ(formatBuildIdEntry(both), "executable app/ID/app\ndebuginfo app/ID/app.debug\n");
+  auto parsed = parseBuildIdEntry(formatBuildIdEntry(both));
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->executable, both.executable);
+  EXPECT_EQ(parsed->debuginfo, both.debuginfo);
+
+  BuildIdEntry debug_only{"", "app/ID/app.debug"};
+  EXPECT_EQ(formatBuildIdEntry(debug_only), "debuginfo app/ID/app.debug\n");
+  parsed = parseBuildIdEntry("debuginfo app/ID/app.debug"); // no final newline
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->executable, "");
+  EXPECT_EQ(parsed->debuginfo, "app/ID/app.debug");
+}
+
+// An entry is read from the store, which another server or a hand may have
+// written: anything but the two lines naming safe paths is refused.
+TEST(StoreLayout, BadBuildIdEntriesAreRefused) {
+  for (const char* text :
+       {"", "\n", "executable\n", "executable \n", "executable ../etc/passwd\n",
+        "debuginfo /etc/passwd\n", "executable a/b\nexecutable a/c\n", "symbols a/b\n",
+        "executable a/b\r\n", "executable a/b\n\n", "debuginfo .build-id/ab/cd\n"})
+    EXPECT_FALSE(parseBuildIdEntry(text)) << text;
+}
+
+TEST(StoreLayout, SafeRelativePaths) {
+  for (const char* good : {"a", "app.pdb/ABC1/app.sym", "libfoo.so.1/ABC0/libfoo.so.1.debug",
+                           "a.b/c..d/e...", "x/y z/w", "\xc3\xa9t\xc3\xa9/ID/f"})
+    EXPECT_TRUE(isSafeRelativePath(good)) << good;
+  std::string nul("a");
+  nul += '\0';
+  nul += "b";
+  for (const std::string& bad : {std::string(""),
+                                 std::string(".."),
+                                 std::string("."),
+                                 std::string("../a"),
+                                 std::string("a/.."),
+                                 std::string("a/../b"),
+                                 std::string("a/./b"),
+                                 std::string("a//b"),
+                                 std::string("/abs"),
+                                 std::string("/"),
+                                 std::string("a/"),
+                                 std::string("a\\b"),
+                                 std::string("..\\a"),
+                                 std::string("C:x"),
+                                 std::string("C:/x"),
+                                 std::string("a/C:"),
+                                 std::string(".hidden"),
+                                 std::string("a/.hidden/b"),
+                                 std::string(".build-id/ab/cd"),
+                                 std::string(".incoming/x"),
+                                 std::string("a\nb"),
+                                 std::string("a\tb"),
+                                 std::string("a\rb"),
+                                 std::string("a\x7f"),
+                                 std::string("a\x01/b"),
+                                 nul})
+    EXPECT_FALSE(isSafeRelativePath(bad)) << bad;
+}
+
 // A PE without a CodeView record has the id of 33 zeros, which names no
 // build: its file goes under its code id, where listings expect it.
 TEST(StoreLayout, NullDebugIdsAreFiledByCodeId) {
@@ -37,7 +110,8 @@ TEST(StoreLayout, NullDebugIdsAreFiledByCodeId) {
   EXPECT_FALSE(isNullDebugId(""));
   EXPECT_EQ(moduleRelativePath("app.exe", null, "app.exe", "5F3A1B2C4000"),
             "app.exe/5F3A1B2C4000/app.exe.sym");
-  EXPECT_EQ(moduleRelativePath("app.pdb", "ABC1", "app.exe", "5F3A1B2C4000"), "app.pdb/ABC1/app.sym");
+  EXPECT_EQ(moduleRelativePath("app.pdb", "ABC1", "app.exe", "5F3A1B2C4000"),
+            "app.pdb/ABC1/app.sym");
   // (no code id, or one no path can be made of: the debug-id path)
   EXPECT_EQ(moduleRelativePath("app.exe", null, "", ""), "app.exe/" + null + "/app.exe.sym");
   EXPECT_EQ(moduleRelativePath("app.exe", null, "../x", "ID"), "app.exe/" + null + "/app.exe.sym");
@@ -45,8 +119,8 @@ TEST(StoreLayout, NullDebugIdsAreFiledByCodeId) {
   std::string dir = makeTemporaryDirectory();
   std::string relative = moduleRelativePath("app.exe", null, "app.exe", "5F3A1B2C4000");
   ASSERT_FALSE(llvm::sys::fs::create_directories(dir + "/app.exe/5F3A1B2C4000"));
-  std::ofstream(dir + "/" + relative) << "MODULE windows x86_64 " << null
-                                      << " app.exe\nINFO CODE_ID 5F3A1B2C4000 app.exe\n";
+  std::ofstream(dir + "/" + relative)
+      << "MODULE windows x86_64 " << null << " app.exe\nINFO CODE_ID 5F3A1B2C4000 app.exe\n";
   auto listing = listStore(dir);
   ASSERT_TRUE(bool(listing));
   EXPECT_TRUE(listing->problems.empty());

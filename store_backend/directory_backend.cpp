@@ -1,0 +1,382 @@
+#include "store_backend/directory_backend.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+
+namespace dumpsyms {
+namespace {
+
+llvm::Error errnoError(const std::string& what, const std::string& path, int error) {
+  return llvm::createStringError(what + " " + path + ": " + std::strerror(error));
+}
+
+// Closes a descriptor on every path out of a function.
+class FdCloser {
+public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  ~FdCloser() {
+    if (fd_ >= 0)
+      ::close(fd_);
+  }
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+  int release() { return std::exchange(fd_, -1); }
+
+private:
+  int fd_;
+};
+
+// A strong validator from what changes whenever the bytes do: size and
+// mtime to the nanosecond. The inode is left out: it differs between NFS
+// servers exporting the same files, and servers over one store must agree.
+StoredObjectInfo infoFromStat(const struct stat& st) {
+  char etag[64];
+  std::snprintf(
+      etag, sizeof etag, "\"%llx-%llx%09lx\"", static_cast<unsigned long long>(st.st_size),
+      static_cast<unsigned long long>(st.st_mtim.tv_sec), static_cast<long>(st.st_mtim.tv_nsec));
+  StoredObjectInfo info;
+  info.size = static_cast<uint64_t>(st.st_size);
+  info.etag = etag;
+  info.mtime = static_cast<int64_t>(st.st_mtim.tv_sec);
+  return info;
+}
+
+// Whether a key names a place inside the store at all: relative, with no
+// empty, "." or ".." component. Internal keys (".uploads/...") may be
+// published, so hidden names are allowed here; clients' paths are checked
+// with isSafeRelativePath before they reach a backend.
+bool isInsideKey(const std::string& relative) {
+  if (relative.empty() || relative.front() == '/')
+    return false;
+  size_t start = 0;
+  while (start <= relative.size()) {
+    size_t end = relative.find('/', start);
+    if (end == std::string::npos)
+      end = relative.size();
+    std::string component = relative.substr(start, end - start);
+    if (component.empty() || component == "." || component == ".." ||
+        component.find('\0') != std::string::npos)
+      return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+bool sameBytes(int a, int b) {
+  char buffer_a[65536], buffer_b[65536];
+  for (off_t offset = 0;;) {
+    ssize_t got_a = ::pread(a, buffer_a, sizeof buffer_a, offset);
+    if (got_a < 0)
+      return false;
+    ssize_t got_b = 0;
+    // Fill the same amount from b (pread may return short counts).
+    while (got_b < got_a) {
+      ssize_t got = ::pread(b, buffer_b + got_b, got_a - got_b, offset + got_b);
+      if (got <= 0)
+        break;
+      got_b += got;
+    }
+    if (got_b != got_a || std::memcmp(buffer_a, buffer_b, got_a) != 0)
+      return false;
+    if (got_a == 0) {
+      char extra;
+      return ::pread(b, &extra, 1, offset) == 0;
+    }
+    offset += got_a;
+  }
+}
+
+class DirectoryBackend final : public StoreBackend {
+public:
+  explicit DirectoryBackend(std::string root) : root_(std::move(root)) {}
+
+  std::string describe() const override { return "directory " + root_; }
+
+  llvm::Expected<std::optional<StoredObjectInfo>> stat(const std::string& relative) override {
+    int fd = openInside(relative);
+    if (fd < 0)
+      return std::nullopt;
+    FdCloser closer(fd);
+    struct stat st;
+    if (::fstat(fd, &st) != 0)
+      return errnoError("cannot stat", path(relative), errno);
+    return infoFromStat(st);
+  }
+
+  llvm::Expected<OpenedObject> open(const std::string& relative) override {
+    int fd = openInside(relative);
+    if (fd < 0)
+      return llvm::createStringError(path(relative) + ": no such file in the store");
+    FdCloser closer(fd);
+    struct stat st;
+    if (::fstat(fd, &st) != 0)
+      return errnoError("cannot stat", path(relative), errno);
+    OpenedObject opened;
+    opened.info = infoFromStat(st);
+    opened.fd = closer.release();
+    return opened;
+  }
+
+  llvm::Expected<std::string> readRange(const std::string& relative, uint64_t offset,
+                                        uint64_t length) override {
+    int fd = openInside(relative);
+    if (fd < 0)
+      return llvm::createStringError(path(relative) + ": no such file in the store");
+    FdCloser closer(fd);
+    struct stat st;
+    if (::fstat(fd, &st) != 0)
+      return errnoError("cannot stat", path(relative), errno);
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (offset >= size)
+      return std::string();
+    std::string bytes(std::min(length, size - offset), '\0');
+    size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t got =
+          ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        return errnoError("cannot read", path(relative), errno);
+      if (got == 0)
+        break;
+      done += static_cast<size_t>(got);
+    }
+    bytes.resize(done);
+    return bytes;
+  }
+
+  llvm::Expected<std::vector<std::string>> listNames(const std::string& relative_dir) override {
+    std::vector<std::string> names;
+    std::string directory = root_;
+    if (!relative_dir.empty()) {
+      if (!isInsideKey(relative_dir))
+        return names;
+      std::optional<std::string> resolved = resolveInside(root_ + "/" + relative_dir);
+      if (!resolved)
+        return names;
+      directory = *resolved;
+    }
+    DIR* dir = ::opendir(directory.c_str());
+    if (!dir)
+      return names; // none there: no names
+    while (struct dirent* entry = ::readdir(dir)) {
+      // Hidden names are the store's own (spool, uploads in flight,
+      // temporaries, the build-id index): never listed.
+      if (entry->d_name[0] != '.')
+        names.emplace_back(entry->d_name);
+    }
+    ::closedir(dir);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  std::string spoolDirectory() const override {
+    std::string spool = root_ + "/.incoming";
+    ::mkdir(spool.c_str(), 0755); // exists already, or publish reports why not
+    return spool;
+  }
+
+  llvm::Expected<PublishOutcome> publish(const std::string& relative, const std::string& spooled,
+                                         bool replace) override {
+    llvm::Expected<PublishOutcome> outcome = publishSpooled(relative, spooled, replace);
+    ::unlink(spooled.c_str()); // consumed whatever happened (gone already when renamed)
+    return outcome;
+  }
+
+private:
+  std::string path(const std::string& relative) const { return root_ + "/" + relative; }
+
+  // The canonical path of `path` if it lies under the root.
+  std::optional<std::string> resolveInside(const std::string& path) const {
+    char resolved[PATH_MAX];
+    if (!::realpath(path.c_str(), resolved))
+      return std::nullopt;
+    std::string canonical(resolved);
+    if (canonical != root_ && canonical.compare(0, root_.size() + 1, root_ + "/") != 0)
+      return std::nullopt;
+    return canonical;
+  }
+
+  // An open regular file the key resolves to under the root, else -1. The
+  // file is opened first and its resolved path read from /proc afterwards,
+  // so a link swapped between the check and the open cannot escape.
+  // O_NONBLOCK keeps a FIFO from blocking the open; it is refused below.
+  int openInside(const std::string& relative) const {
+    if (!isInsideKey(relative))
+      return -1;
+    int fd = ::open(path(relative).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+      return -1;
+    FdCloser closer(fd);
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+      return -1;
+    char link[64], resolved[PATH_MAX];
+    std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t length = ::readlink(link, resolved, sizeof resolved - 1);
+    if (length <= 0)
+      return -1;
+    std::string canonical(resolved, static_cast<size_t>(length));
+    if (canonical.compare(0, root_.size() + 1, root_ + "/") != 0)
+      return -1;
+    int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0)
+      ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return closer.release();
+  }
+
+  // Creates the directories above `relative`, each checked to stay under
+  // the root (a directory link leading out of the store refuses the key).
+  llvm::Error createParents(const std::string& relative) const {
+    size_t slash = 0;
+    while ((slash = relative.find('/', slash)) != std::string::npos) {
+      std::string directory = path(relative.substr(0, slash));
+      if (::mkdir(directory.c_str(), 0755) != 0 && errno != EEXIST)
+        return errnoError("cannot create", directory, errno);
+      if (!resolveInside(directory))
+        return llvm::createStringError(directory + " leads outside the store");
+      ++slash;
+    }
+    return llvm::Error::success();
+  }
+
+  // What is at the target compared with the spooled bytes.
+  PublishOutcome compareExisting(const std::string& relative, int spooled_fd) const {
+    int existing = openInside(relative);
+    if (existing < 0)
+      return PublishOutcome::Conflict; // a directory, a link out, a device: not ours to touch
+    FdCloser closer(existing);
+    return sameBytes(existing, spooled_fd) ? PublishOutcome::Same : PublishOutcome::Conflict;
+  }
+
+  llvm::Expected<PublishOutcome> publishSpooled(const std::string& relative,
+                                                const std::string& spooled, bool replace) const {
+    if (!isInsideKey(relative))
+      return llvm::createStringError("'" + relative + "' is not a path inside the store");
+    int spooled_fd = ::open(spooled.c_str(), O_RDONLY | O_CLOEXEC);
+    if (spooled_fd < 0)
+      return errnoError("cannot open", spooled, errno);
+    FdCloser closer(spooled_fd);
+    // The bytes reach the disk before the name does, so a crash after the
+    // rename cannot leave a named file with missing data.
+    if (::fsync(spooled_fd) != 0 && errno != EINVAL)
+      return errnoError("cannot sync", spooled, errno);
+    if (llvm::Error error = createParents(relative))
+      return error;
+    std::string target = path(relative);
+
+    if (replace) {
+      // The same bytes again change nothing, not even the ETag.
+      if (compareExisting(relative, spooled_fd) == PublishOutcome::Same)
+        return PublishOutcome::Same;
+      if (::rename(spooled.c_str(), target.c_str()) != 0)
+        return renameFailed(relative, spooled, target, replace, errno);
+      syncParent(target);
+      return PublishOutcome::Published;
+    }
+
+    // Without replace, two servers publishing one key at once must not
+    // both win: the kernel refuses the second name atomically, and the
+    // loser compares what the winner published.
+    if (::renameat2(AT_FDCWD, spooled.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0) {
+      syncParent(target);
+      return PublishOutcome::Published;
+    }
+    int error = errno;
+    if (error == EINVAL || error == ENOSYS) {
+      // A file system without RENAME_NOREPLACE: link() fails on an
+      // existing name just as atomically (NFS too).
+      if (::link(spooled.c_str(), target.c_str()) == 0) {
+        syncParent(target);
+        return PublishOutcome::Published;
+      }
+      error = errno;
+    }
+    if (error == EEXIST)
+      return compareExisting(relative, spooled_fd);
+    return renameFailed(relative, spooled, target, replace, error);
+  }
+
+  // A spool on another file system than the store cannot be renamed into
+  // it: copy it into the store's own spool first and publish from there.
+  llvm::Expected<PublishOutcome> renameFailed(const std::string& relative,
+                                              const std::string& spooled, const std::string& target,
+                                              bool replace, int error) const {
+    if (error != EXDEV || spooled.compare(0, root_.size() + 1, root_ + "/") == 0)
+      return errnoError("cannot publish", target, error);
+    std::string copy = spoolDirectory() + "/publish-XXXXXX";
+    int copy_fd = ::mkstemp(copy.data());
+    if (copy_fd < 0)
+      return errnoError("cannot create", copy, errno);
+    FdCloser copy_closer(copy_fd);
+    int source = ::open(spooled.c_str(), O_RDONLY | O_CLOEXEC);
+    if (source < 0) {
+      ::unlink(copy.c_str());
+      return errnoError("cannot open", spooled, errno);
+    }
+    FdCloser source_closer(source);
+    char buffer[65536];
+    while (true) {
+      ssize_t got = ::read(source, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR)
+        continue;
+      bool failed = got < 0;
+      for (ssize_t done = 0; !failed && done < got;) {
+        ssize_t put = ::write(copy_fd, buffer + done, static_cast<size_t>(got - done));
+        failed = put < 0;
+        done += put;
+      }
+      if (failed) {
+        int write_error = errno;
+        ::unlink(copy.c_str());
+        return errnoError("cannot copy", spooled, write_error);
+      }
+      if (got == 0)
+        break;
+    }
+    llvm::Expected<PublishOutcome> outcome = publishSpooled(relative, copy, replace);
+    ::unlink(copy.c_str());
+    return outcome;
+  }
+
+  // The new name reaches the disk too (best effort: a failure here loses
+  // nothing a reader could see).
+  static void syncParent(const std::string& target) {
+    std::string parent = target.substr(0, target.rfind('/'));
+    int fd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+      ::fsync(fd);
+      ::close(fd);
+    }
+  }
+
+  std::string root_; // canonical, no trailing '/'
+};
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<StoreBackend>> openDirectoryBackend(const std::string& root) {
+  char resolved[PATH_MAX];
+  if (!::realpath(root.c_str(), resolved))
+    return errnoError("cannot open the store", root, errno);
+  struct stat st;
+  if (::stat(resolved, &st) != 0 || !S_ISDIR(st.st_mode))
+    return llvm::createStringError(root + ": the store is not a directory");
+  std::string canonical(resolved);
+  // The root "/" itself: every path is under it.
+  if (canonical == "/")
+    canonical.clear();
+  return std::make_unique<DirectoryBackend>(canonical);
+}
+
+} // namespace dumpsyms
