@@ -10,9 +10,13 @@
 // POST .../v1/uploads/<key>:complete. The API key goes in ?key=. Where
 // sym_upload sends the completion body as JSON-like text labelled
 // "application/son", we send the same fields as JSON.
+//
+// Paths, field names and bodies: symbol_protocols/, which the server
+// (ingest/) reads them with.
+#include "symbol_protocols/auth.h"
+#include "symbol_protocols/breakpad_v1.h"
+#include "symbol_protocols/sym_upload_v2.h"
 #include "upload/protocols.h"
-
-#include <llvm/Support/JSON.h>
 
 namespace dumpsyms {
 
@@ -37,20 +41,20 @@ private:
     post.url = config_.url;
     post.timeout_seconds = config_.timeout_seconds;
     if (!config_.token.empty())
-      post.headers.push_back("Authorization: Bearer " + config_.token);
+      post.headers.push_back(std::string(protocol_auth::kAuthorizationHeader) + ": " +
+                             protocol_auth::kBearerPrefix + config_.token);
     std::string sym_name = file.relative_path.substr(file.relative_path.rfind('/') + 1);
-    post.form = {
-        {"os", file.os, {}, "", ""},
-        {"cpu", file.cpu, {}, "", ""},
-        {"debug_file", file.debug_file, {}, "", ""},
-        {"code_file", file.debug_file, {}, "", ""},
-        {"debug_identifier", file.debug_id, {}, "", ""},
-        {"symbol_file", "", *body, sym_name, "application/octet-stream"},
-    };
+    // As sym_upload fills them: the code file is the MODULE line's name too.
+    breakpad_v1::FormFacts facts{file.os, file.cpu, file.debug_file, file.debug_file,
+                                 file.debug_id};
+    for (auto& [name, value] : breakpad_v1::plainFields(facts))
+      post.form.push_back({name, value, {}, "", ""});
+    post.form.push_back(
+        {breakpad_v1::kSymbolFileField, "", *body, sym_name, "application/octet-stream"});
     unsigned tries = 0;
     HttpResponse answer = performWithRetries(post, config_.retry, &tries);
     result.requests = tries;
-    if (answer.status != 200) {
+    if (answer.status != breakpad_v1::kStored) {
       result.error = describeFailure(file.relative_path + ": POST " + config_.url, answer);
       return result;
     }
@@ -69,7 +73,9 @@ public:
 
 private:
   std::string withKey(const std::string& url) const {
-    return config_.token.empty() ? url : url + "?key=" + urlEncode(config_.token);
+    return config_.token.empty()
+               ? url
+               : url + "?" + protocol_auth::kKeyArgument + "=" + urlEncode(config_.token);
   }
 
   HttpRequest request(const std::string& method, const std::string& url) const {
@@ -83,12 +89,12 @@ private:
   UploadResult uploadOne(const StoredSymbolFile& file) override {
     UploadResult result;
     unsigned tries = 0;
-    std::string symbol = urlEncode(file.debug_file) + "/" + urlEncode(file.debug_id);
     std::string where = file.relative_path + ": ";
 
     HttpResponse status = performWithRetries(
-        request("GET", withKey(base_ + "/v1/symbols/" + symbol + ":checkStatus")), config_.retry,
-        &tries);
+        request("GET", withKey(base_ + sym_upload_v2::checkStatusPath(urlEncode(file.debug_file),
+                                                                      urlEncode(file.debug_id)))),
+        config_.retry, &tries);
     result.requests += tries;
     ServerSymbolStatus state = checkStatusAnswer(status);
     if (state == ServerSymbolStatus::Found) {
@@ -100,7 +106,7 @@ private:
       return result;
     }
 
-    HttpRequest create = request("POST", withKey(base_ + "/v1/uploads:create"));
+    HttpRequest create = request("POST", withKey(base_ + sym_upload_v2::createPath()));
     HttpResponse created = performWithRetries(create, config_.retry, &tries);
     result.requests += tries;
     std::optional<UploadSlot> slot = createUploadAnswer(created);
@@ -125,16 +131,9 @@ private:
       return result;
     }
 
-    llvm::json::Value completion =
-        llvm::json::Object{{"symbol_id", llvm::json::Object{{"debug_file", file.debug_file},
-                                                            {"debug_id", file.debug_id}}},
-                           {"symbol_upload_type", "BREAKPAD"}};
-    std::string text;
-    llvm::raw_string_ostream stream(text);
-    stream << completion;
-    stream.flush();
+    std::string text = sym_upload_v2::completionBody({file.debug_file, file.debug_id});
     HttpRequest complete =
-        request("POST", withKey(base_ + "/v1/uploads/" + urlEncode(slot->key) + ":complete"));
+        request("POST", withKey(base_ + sym_upload_v2::completePath(urlEncode(slot->key))));
     complete.body = text;
     complete.headers.push_back("Content-Type: application/json");
     HttpResponse completed = performWithRetries(complete, config_.retry, &tries);

@@ -1,5 +1,7 @@
 // put: a static symbol store over HTTP (nginx's WebDAV module, Apache
 // mod_dav, artifact repositories): HEAD each file, PUT it when absent.
+#include "symbol_protocols/auth.h"
+#include "symbol_protocols/store_put.h"
 #include "upload/protocols.h"
 
 namespace dumpsyms {
@@ -19,7 +21,8 @@ private:
     r.url = url;
     r.timeout_seconds = config_.timeout_seconds;
     if (!config_.token.empty())
-      r.headers.push_back("Authorization: Bearer " + config_.token);
+      r.headers.push_back(std::string(protocol_auth::kAuthorizationHeader) + ": " +
+                          protocol_auth::kBearerPrefix + config_.token);
     return r;
   }
 
@@ -44,9 +47,9 @@ private:
     }
     HttpRequest put = request("PUT", url);
     put.body = *body;
-    put.headers.push_back("Content-Type: text/plain");
+    put.headers.push_back(std::string("Content-Type: ") + store_put::kContentType);
     if (config_.gzip)
-      put.headers.push_back("Content-Encoding: gzip");
+      put.headers.push_back(std::string("Content-Encoding: ") + store_put::kGzipEncoding);
     HttpResponse answer = performWithRetries(put, config_.retry, &tries);
     result.requests += tries;
     if (answer.status < 200 || answer.status >= 300) {

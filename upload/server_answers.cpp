@@ -2,6 +2,7 @@
 
 #include "limits/bounded_json.h"
 #include "limits/input_limits.h"
+#include "symbol_protocols/sym_upload_v2.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -101,10 +102,11 @@ std::string jsonStringField(const HttpResponse& answer, llvm::StringRef name) {
 }
 
 ServerSymbolStatus checkStatusAnswer(const HttpResponse& answer) {
-  std::string status = answer.status == 200 ? jsonStringField(answer, "status") : "";
-  if (status == "FOUND")
+  using namespace sym_upload_v2;
+  std::string status = answer.status == 200 ? jsonStringField(answer, kStatusField) : "";
+  if (status == kFound)
     return ServerSymbolStatus::Found;
-  if (status == "MISSING")
+  if (status == kMissing)
     return ServerSymbolStatus::Missing;
   return ServerSymbolStatus::Unknown;
 }
@@ -112,17 +114,19 @@ ServerSymbolStatus checkStatusAnswer(const HttpResponse& answer) {
 std::optional<UploadSlot> createUploadAnswer(const HttpResponse& answer) {
   if (answer.status != 200)
     return std::nullopt;
-  UploadSlot slot{jsonStringField(answer, "uploadUrl"), jsonStringField(answer, "uploadKey")};
+  UploadSlot slot{jsonStringField(answer, sym_upload_v2::kUploadUrlField),
+                  jsonStringField(answer, sym_upload_v2::kUploadKeyField)};
   if (slot.url.empty() || slot.key.empty())
     return std::nullopt;
   return slot;
 }
 
 CompletionResult completeUploadAnswer(const HttpResponse& answer) {
-  std::string result = answer.status == 200 ? jsonStringField(answer, "result") : "";
-  if (result == "OK")
+  using namespace sym_upload_v2;
+  std::string result = answer.status == 200 ? jsonStringField(answer, kResultField) : "";
+  if (result == kOk)
     return CompletionResult::Ok;
-  if (result == "DUPLICATE_DATA")
+  if (result == kDuplicateData)
     return CompletionResult::Duplicate;
   return CompletionResult::Failed;
 }

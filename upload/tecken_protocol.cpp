@@ -3,6 +3,8 @@
 // with an Auth-Token header; 201 means every file in it was taken. The
 // server cannot be asked what it has: the runner keeps a ledger, and packs
 // batches no larger than --max-batch.
+#include "symbol_protocols/auth.h"
+#include "symbol_protocols/tecken.h"
 #include "upload/protocols.h"
 #include "upload/zip_archive.h"
 
@@ -45,11 +47,11 @@ public:
                      " bytes, more than --max-batch allows");
     HttpRequest post;
     post.method = "POST";
-    post.url = llvm::StringRef(config_.url).rtrim('/').str() + "/upload/";
+    post.url = tecken::uploadUrl(config_.url);
     post.timeout_seconds = config_.timeout_seconds;
     if (!config_.token.empty())
-      post.headers.push_back("Auth-Token: " + config_.token);
-    post.form = {{"symbols.zip", "", *zip, "symbols.zip", "application/zip"}};
+      post.headers.push_back(std::string(protocol_auth::kAuthTokenHeader) + ": " + config_.token);
+    post.form = {{tecken::kZipField, "", *zip, tecken::kZipField, tecken::kZipContentType}};
     unsigned tries = 0;
     HttpResponse answer = performWithRetries(post, config_.retry, &tries);
     if (answer.status < 200 || answer.status >= 300)
