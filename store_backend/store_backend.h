@@ -71,6 +71,13 @@ public:
   // file is consumed (renamed or removed) whatever the outcome.
   virtual llvm::Expected<PublishOutcome> publish(const std::string& relative,
                                                  const std::string& spooled, bool replace) = 0;
+  // Removes a file the server keeps for itself (a sym-upload-v2 upload's
+  // ".uploads/<key>" once it is completed); success when it is gone already.
+  // A backend that does not override this leaves such files behind.
+  virtual llvm::Error remove(const std::string& relative) {
+    (void)relative;
+    return llvm::Error::success();
+  }
 };
 
 // A directory path, or s3://BUCKET[/PREFIX].
