@@ -1,5 +1,7 @@
 #include "http_server/http_server.h"
 
+#include "http_server/mhd_server.h"
+
 namespace dumpsyms {
 
 std::string ServerRequest::header(const std::string& lower_case_name) const {
@@ -17,11 +19,9 @@ ServerResponse ServerResponse::text(int status, std::string reason) {
 
 llvm::Expected<std::unique_ptr<HttpServer>>
 HttpServer::start(const HttpServerOptions& options, Admit admit, Handle handle, Observe observe) {
-  (void)options;
-  (void)admit;
-  (void)handle;
-  (void)observe;
-  return llvm::createStringError("the HTTP server is not written yet");
+  if (options.max_body_bytes == 0)
+    return llvm::createStringError("the HTTP server needs a body size limit");
+  return startMhdServer(options, std::move(admit), std::move(handle), std::move(observe));
 }
 
 } // namespace dumpsyms

@@ -1,0 +1,169 @@
+#include "serve/serve_command.h"
+
+#include "downloads/download_service.h"
+#include "http_server/http_server.h"
+#include "http_server/listen_address.h"
+#include "ingest/upload_service.h"
+#include "serve/access_log.h"
+#include "serve/metrics.h"
+#include "serve/symbol_service.h"
+#include "serve/tokens.h"
+#include "store/user_cache_dir.h"
+#include "store_backend/store_backend.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <llvm/Support/raw_ostream.h>
+
+namespace dumpsyms {
+namespace {
+
+// The largest body a request may carry unless --max-upload says otherwise:
+// a whole release's symbol files in one Tecken zip.
+constexpr uint64_t kDefaultMaxUpload = uint64_t(2) << 30;
+// How long a stop waits for the requests in flight.
+constexpr std::chrono::seconds kStopGrace{30};
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "symstore serve: %s\n", message.c_str());
+  return 1;
+}
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+} // namespace
+
+std::optional<uint64_t> parseByteSize(const std::string& text) {
+  if (text.empty())
+    return std::nullopt;
+  size_t digits = text.find_first_not_of("0123456789");
+  if (digits == 0 || digits + 1 < text.size() || (digits == std::string::npos && text.size() > 19))
+    return std::nullopt;
+  if (digits != std::string::npos && digits > 19)
+    return std::nullopt;
+  uint64_t value = std::stoull(text.substr(0, digits));
+  unsigned shift = 0;
+  if (digits != std::string::npos) {
+    switch (text[digits]) {
+    case 'K':
+    case 'k':
+      shift = 10;
+      break;
+    case 'M':
+    case 'm':
+      shift = 20;
+      break;
+    case 'G':
+    case 'g':
+      shift = 30;
+      break;
+    case 'T':
+    case 't':
+      shift = 40;
+      break;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (value == 0 || (shift && value > (UINT64_MAX >> shift)))
+    return std::nullopt;
+  return value << shift;
+}
+
+int runServe(const ServeOptions& options) {
+  auto listen = parseListenAddress(options.listen);
+  if (!listen)
+    return fail("--listen: " + llvm::toString(listen.takeError()));
+
+  TokenSet tokens;
+  if (!options.tokens_file.empty()) {
+    auto loaded = TokenSet::load(options.tokens_file);
+    if (!loaded)
+      return fail(llvm::toString(loaded.takeError()));
+    tokens = std::move(*loaded);
+  } else if (options.private_downloads) {
+    return fail("--private needs --tokens FILE (no download could be allowed)");
+  }
+
+  uint64_t max_upload = kDefaultMaxUpload;
+  if (!options.max_upload.empty()) {
+    auto parsed = parseByteSize(options.max_upload);
+    if (!parsed)
+      return fail("--max-upload " + options.max_upload + ": expected a size (512K, 100M, 2G)");
+    max_upload = *parsed;
+  }
+
+  StoreBackendSettings settings;
+  settings.endpoint = options.endpoint.empty() ? environment("AWS_ENDPOINT_URL") : options.endpoint;
+  settings.aws_access_key = environment("AWS_ACCESS_KEY_ID");
+  settings.aws_secret_key = environment("AWS_SECRET_ACCESS_KEY");
+  settings.aws_region = environment("AWS_REGION").empty() ? environment("AWS_DEFAULT_REGION")
+                                                          : environment("AWS_REGION");
+  settings.cache_dir =
+      options.cache_dir.empty() ? userCacheDir("symstore", "serve") : options.cache_dir;
+  settings.timeout_seconds = options.timeout_seconds;
+  auto backend = openStoreBackend(options.store, settings);
+  if (!backend)
+    return fail(llvm::toString(backend.takeError()));
+
+  UploadCounters counters;
+  UploadService uploads(**backend, UploadSettings{options.replace}, counters);
+  DownloadService downloads(**backend, settings.cache_dir + "/variants");
+  ServerMetrics metrics(counters);
+  SymbolService service(tokens, SymbolServiceSettings{options.private_downloads}, downloads,
+                        uploads, metrics);
+
+  HttpServerOptions server_options;
+  server_options.host = listen->host;
+  server_options.port = listen->port;
+  server_options.threads = options.threads;
+  server_options.connection_timeout_seconds = options.timeout_seconds;
+  server_options.max_body_bytes = max_upload;
+  server_options.spool_dir = (*backend)->spoolDirectory();
+
+  // The server's threads inherit this mask: only sigwait below sees the
+  // stop signals. A client that hangs up must not kill the server.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  bool quiet = options.quiet;
+  auto server = HttpServer::start(
+      server_options, [&](const ServerRequest& request) { return service.admit(request); },
+      [&](ServerRequest& request) { return service.handle(request); },
+      [&metrics, quiet](const ServerRequest& request, const ServerResponse& response,
+                        uint64_t bytes, std::chrono::steady_clock::duration duration) {
+        metrics.record(response.route, response.status, bytes, duration);
+        if (!quiet)
+          writeAccessLog(
+              accessLogLine(request, response, bytes, duration, std::chrono::system_clock::now()));
+      });
+  if (!server)
+    return fail(llvm::toString(server.takeError()));
+
+  std::printf("listening on http://%s:%u\n", (*server)->host().c_str(),
+              static_cast<unsigned>((*server)->port()));
+  std::fflush(stdout);
+  if (!quiet)
+    std::fprintf(stderr, "symstore serve: %s, %zu token(s)%s%s\n", (*backend)->describe().c_str(),
+                 tokens.size(), options.private_downloads ? ", private" : "",
+                 options.replace ? ", uploads may replace files" : "");
+
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  if (!quiet)
+    std::fprintf(stderr, "symstore serve: %s: finishing the requests in flight\n",
+                 received == SIGTERM ? "SIGTERM" : "SIGINT");
+  (*server)->shutdown(kStopGrace);
+  return 0;
+}
+
+} // namespace dumpsyms

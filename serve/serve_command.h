@@ -1,0 +1,32 @@
+// `symstore serve STORE`: the store as a symbol server for every consumer
+// (downloads/), with uploads (ingest/), tokens, metrics and an access log,
+// until SIGTERM or SIGINT, which let the requests in flight finish.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace dumpsyms {
+
+struct ServeOptions {
+  std::string store; // a directory, or s3://BUCKET[/PREFIX]
+  std::string listen = "127.0.0.1:8080";
+  std::string tokens_file;        // --tokens
+  bool private_downloads = false; // --private
+  bool replace = false;           // --replace
+  std::string endpoint;           // --endpoint (s3), else AWS_ENDPOINT_URL
+  unsigned threads = 0;           // --threads, 0: one per core
+  std::string cache_dir;          // --cache-dir
+  std::string max_upload;         // --max-upload SIZE
+  unsigned timeout_seconds = 30;  // --timeout: an idle client is dropped
+  bool quiet = false;             // -q: no access log
+};
+
+// 512, 64K, 100M, 2G (powers of 1024); none if malformed.
+std::optional<uint64_t> parseByteSize(const std::string& text);
+
+// Runs the server; the exit status.
+int runServe(const ServeOptions& options);
+
+} // namespace dumpsyms

@@ -1,0 +1,87 @@
+#include "serve/symbol_service.h"
+
+namespace dumpsyms {
+namespace {
+
+bool isRead(const std::string& method) {
+  return method == "GET" || method == "HEAD";
+}
+
+ServerResponse routed(ServerResponse response, std::string route) {
+  response.route = std::move(route);
+  return response;
+}
+
+} // namespace
+
+SymbolService::SymbolService(const TokenSet& tokens, SymbolServiceSettings settings,
+                             DownloadService& downloads, UploadService& uploads,
+                             ServerMetrics& metrics)
+    : tokens_(tokens), settings_(settings), downloads_(downloads), uploads_(uploads),
+      metrics_(metrics) {}
+
+std::optional<ServerResponse> SymbolService::authorize(const ServerRequest& request,
+                                                       unsigned permission, const char* what,
+                                                       const std::string& route) {
+  std::optional<std::string> token = requestToken(request);
+  if (!token || token->empty()) {
+    metrics_.authRefused(401);
+    ServerResponse refusal = ServerResponse::text(
+        401, std::string(what) + " needs a token (Auth-Token, Authorization: Bearer, or ?key=)");
+    refusal.headers.push_back({"WWW-Authenticate", "Bearer"});
+    return routed(std::move(refusal), route);
+  }
+  unsigned granted = tokens_.permissions(*token);
+  if ((granted & permission) == 0) {
+    metrics_.authRefused(403);
+    return routed(ServerResponse::text(403, granted ? std::string("the token may not ") + what
+                                                    : std::string("the token is not known here")),
+                  route);
+  }
+  return std::nullopt;
+}
+
+std::optional<ServerResponse> SymbolService::admit(const ServerRequest& request) {
+  if (isRead(request.method) && (request.path == "/healthz" || request.path == "/metrics"))
+    return std::nullopt;
+  if (auto upload = matchUploadRoute(request.method, request.path))
+    return authorize(request, kPermissionUpload, "upload", uploadRouteName(*upload));
+  if (isRead(request.method)) {
+    if (settings_.private_downloads)
+      return authorize(request, kPermissionDownload, "download", "download");
+    return std::nullopt;
+  }
+  ServerResponse refusal =
+      ServerResponse::text(405, "method " + request.method + " is not allowed here");
+  refusal.headers.push_back({"Allow", "GET, HEAD"});
+  return routed(std::move(refusal), "other");
+}
+
+ServerResponse SymbolService::handle(ServerRequest& request) {
+  // admit() has let this request through: only the route is left to find.
+  if (isRead(request.method) && request.path == "/healthz")
+    return routed(ServerResponse::text(200, "ok"), "healthz");
+  if (isRead(request.method) && request.path == "/metrics") {
+    ServerResponse response;
+    response.body = metrics_.text();
+    response.headers.push_back({"Content-Type", "text/plain; version=0.0.4; charset=utf-8"});
+    response.headers.push_back({"Cache-Control", "no-store"});
+    return routed(std::move(response), "metrics");
+  }
+  if (auto upload = matchUploadRoute(request.method, request.path)) {
+    ServerResponse response = uploads_.handle(*upload, request);
+    if (response.route.empty())
+      response.route = uploadRouteName(*upload);
+    return response;
+  }
+  if (isRead(request.method)) {
+    ServerResponse response = downloads_.handle(request);
+    if (response.route.empty())
+      response.route = "download";
+    return response;
+  }
+  return routed(ServerResponse::text(405, "method " + request.method + " is not allowed here"),
+                "other");
+}
+
+} // namespace dumpsyms

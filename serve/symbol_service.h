@@ -1,0 +1,49 @@
+// The dispatcher of `symstore serve`: which route a request takes, whether
+// its token may take it, and who answers it.
+//   GET|HEAD /healthz                      "ok"
+//   GET|HEAD /metrics                      ServerMetrics
+//   an upload route (matchUploadRoute)     token with `upload` -> UploadService
+//   any other GET|HEAD                     (--private: token with `download`)
+//                                          -> DownloadService
+//   anything else                          405
+// A request without a token is 401, one whose token is unknown or lacks the
+// permission 403: that is only ever about tokens, never about a file (a
+// missing file is the download service's 404).
+#pragma once
+
+#include "downloads/download_service.h"
+#include "http_server/http_server.h"
+#include "ingest/upload_service.h"
+#include "serve/metrics.h"
+#include "serve/tokens.h"
+
+#include <optional>
+
+namespace dumpsyms {
+
+struct SymbolServiceSettings {
+  bool private_downloads = false; // --private
+};
+
+class SymbolService {
+public:
+  SymbolService(const TokenSet& tokens, SymbolServiceSettings settings, DownloadService& downloads,
+                UploadService& uploads, ServerMetrics& metrics);
+
+  // From the headers alone: a refusal, sent without reading the body.
+  std::optional<ServerResponse> admit(const ServerRequest& request);
+  ServerResponse handle(ServerRequest& request);
+
+private:
+  // The refusal for a request that needs `permission`, if any.
+  std::optional<ServerResponse> authorize(const ServerRequest& request, unsigned permission,
+                                          const char* what, const std::string& route);
+
+  const TokenSet& tokens_;
+  SymbolServiceSettings settings_;
+  DownloadService& downloads_;
+  UploadService& uploads_;
+  ServerMetrics& metrics_;
+};
+
+} // namespace dumpsyms
