@@ -156,6 +156,78 @@ S3ListingPage parseListingPage(llvm::StringRef xml) {
   return page;
 }
 
+namespace {
+
+// XML's five named entities and numeric character references (as UTF-8);
+// anything else is kept as it is.
+std::string xmlUnescape(llvm::StringRef text) {
+  std::string out;
+  while (!text.empty()) {
+    size_t amp = text.find('&');
+    out += text.take_front(amp).str();
+    if (amp == llvm::StringRef::npos)
+      break;
+    text = text.drop_front(amp);
+    size_t semi = text.find(';');
+    llvm::StringRef entity = semi == llvm::StringRef::npos ? "" : text.slice(1, semi);
+    static const std::pair<const char*, char> kNamed[] = {
+        {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}};
+    bool done = false;
+    for (auto [name, c] : kNamed)
+      if (entity == name) {
+        out += c;
+        done = true;
+      }
+    unsigned code = 0;
+    if (!done && entity.size() > 1 && entity.front() == '#') {
+      llvm::StringRef digits = entity.drop_front();
+      bool hex = digits.consume_front("x") || digits.consume_front("X");
+      if (!digits.getAsInteger(hex ? 16 : 10, code) && code > 0 && code <= 0x10FFFF) {
+        if (code < 0x80) {
+          out += char(code);
+        } else if (code < 0x800) {
+          out += char(0xC0 | (code >> 6));
+          out += char(0x80 | (code & 0x3F));
+        } else if (code < 0x10000) {
+          out += char(0xE0 | (code >> 12));
+          out += char(0x80 | ((code >> 6) & 0x3F));
+          out += char(0x80 | (code & 0x3F));
+        } else {
+          out += char(0xF0 | (code >> 18));
+          out += char(0x80 | ((code >> 12) & 0x3F));
+          out += char(0x80 | ((code >> 6) & 0x3F));
+          out += char(0x80 | (code & 0x3F));
+        }
+        done = true;
+      }
+    }
+    if (done) {
+      text = text.drop_front(semi + 1);
+    } else {
+      out += '&';
+      text = text.drop_front();
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+S3DirectoryPage parseDirectoryListingPage(llvm::StringRef xml) {
+  S3DirectoryPage page;
+  for (const std::string& contents : xmlValues(xml, "Contents"))
+    for (const std::string& key : xmlValues(contents, "Key"))
+      page.keys.push_back(xmlUnescape(key));
+  for (const std::string& common : xmlValues(xml, "CommonPrefixes"))
+    for (const std::string& prefix : xmlValues(common, "Prefix"))
+      page.common_prefixes.push_back(xmlUnescape(prefix));
+  auto truncated = xmlValues(xml, "IsTruncated");
+  auto next = xmlValues(xml, "NextContinuationToken");
+  if (!truncated.empty() && truncated.front() == "true" && !next.empty())
+    page.continuation = xmlUnescape(next.front());
+  return page;
+}
+
 std::string s3Failure(const std::string& what, const HttpResponse& response) {
   auto code = xmlValues(response.body, "Code");
   if (response.answered() && !code.empty()) {

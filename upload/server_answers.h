@@ -56,6 +56,15 @@ struct S3ListingPage {
 };
 // One ListObjectsV2 page.
 S3ListingPage parseListingPage(llvm::StringRef xml);
+// One ListObjectsV2 page asked with a delimiter (a directory's listing):
+// the keys (<Contents><Key>) and the common prefixes
+// (<CommonPrefixes><Prefix>), XML entities decoded.
+struct S3DirectoryPage {
+  std::vector<std::string> keys;
+  std::vector<std::string> common_prefixes;
+  std::optional<std::string> continuation; // set when there are more pages
+};
+S3DirectoryPage parseDirectoryListingPage(llvm::StringRef xml);
 // "<what>: HTTP <status> <Code>: <Message>" from an S3 error answer, else
 // describeFailure's line.
 std::string s3Failure(const std::string& what, const HttpResponse& response);
