@@ -177,7 +177,7 @@ private:
         return MHD_YES;
       // Past the size cap nothing more is read: the connection is closed
       // (an answer cannot be queued while a body is still arriving).
-      if (state->body->status() == 413) {
+      if (state->body->tooLarge()) {
         state->response = ServerResponse::text(413, state->body->reason());
         state->answered = true;
         return MHD_NO;

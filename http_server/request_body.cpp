@@ -122,13 +122,14 @@ bool RequestBody::formData(const char* key, const char* filename, const char* da
 }
 
 bool RequestBody::append(const char* data, size_t size) {
-  if (failed())
-    return false;
-  received_ += size;
+  received_ += size; // counted even once failed: a refused body is still capped
   if (received_ > max_bytes_) {
-    fail(413, "the body is larger than " + std::to_string(max_bytes_) + " bytes");
+    status_ = 413;
+    reason_ = "the body is larger than " + std::to_string(max_bytes_) + " bytes";
     return false;
   }
+  if (failed())
+    return false;
   if (post_) {
     if (MHD_post_process(post_, data, size) == MHD_YES)
       return true;

@@ -43,6 +43,8 @@ public:
   int status() const { return status_; }
   const std::string& reason() const { return reason_; }
   uint64_t received() const { return received_; }
+  // Whether the body itself passed the size cap (not merely a form field).
+  bool tooLarge() const { return received_ > max_bytes_; }
 
   // The post processor's callback: `size` bytes at `offset` of a part.
   bool formData(const char* key, const char* filename, const char* data, uint64_t offset,

@@ -112,7 +112,9 @@ int runServe(const ServeOptions& options) {
     return fail(llvm::toString(backend.takeError()));
 
   UploadCounters counters;
-  UploadService uploads(**backend, UploadSettings{options.replace}, counters);
+  UploadSettings upload_settings;
+  upload_settings.replace = options.replace;
+  UploadService uploads(**backend, upload_settings, counters);
   DownloadService downloads(**backend, settings.cache_dir + "/variants");
   ServerMetrics metrics(counters);
   SymbolService service(tokens, SymbolServiceSettings{options.private_downloads}, downloads,
