@@ -1,14 +1,101 @@
 #include "downloads/download_service.h"
 
+#include "downloads/code_id_redirect.h"
+#include "downloads/debuginfod_files.h"
+#include "downloads/download_routes.h"
+#include "downloads/entity_response.h"
+#include "downloads/store_file_lookup.h"
+
+#include <llvm/ADT/StringRef.h>
+#include <unistd.h>
+
 namespace dumpsyms {
+namespace {
+
+ServerResponse notFound(const std::string& route) {
+  // Never 403: Microsoft's symbol client stops asking a server that said it.
+  ServerResponse response = ServerResponse::text(404, "no such file in the store");
+  response.route = route;
+  return response;
+}
+
+// A store that cannot be read is the server's problem, not the client's:
+// the details go to the log, the client gets one line.
+ServerResponse storeFailure(const std::string& route, llvm::Error error) {
+  std::string line = "symstore serve: error: " + llvm::toString(std::move(error)) + "\n";
+  ssize_t written = ::write(STDERR_FILENO, line.data(), line.size());
+  (void)written;
+  ServerResponse response = ServerResponse::text(500, "the store could not be read");
+  response.route = route;
+  return response;
+}
+
+} // namespace
 
 DownloadService::DownloadService(StoreBackend& store, std::string cache_dir)
     : store_(store), cache_dir_(std::move(cache_dir)) {}
 
 ServerResponse DownloadService::handle(const ServerRequest& request) {
-  (void)request;
-  ServerResponse response = ServerResponse::text(501, "downloads are not served yet");
-  response.route = "download";
+  DownloadRoute route = parseDownloadRoute(request.path);
+  switch (route.kind) {
+  case DownloadRoute::Kind::StoreFile:
+    return serveStoreFile(request, route.components);
+  case DownloadRoute::Kind::Debuginfod:
+    return serveDebuginfod(request, route);
+  case DownloadRoute::Kind::NotARoute:
+    break;
+  }
+  return notFound("download");
+}
+
+ServerResponse DownloadService::serveStoreFile(const ServerRequest& request,
+                                               const std::vector<std::string>& components) {
+  bool symbols = llvm::StringRef(components[2]).ends_with_insensitive(".sym");
+  // A .sym is Breakpad's (and Tecken's) download; any other file under a
+  // key is a kept binary, which Microsoft's clients (SSQP) ask for.
+  std::string route = symbols ? "breakpad" : "ssqp";
+  llvm::Expected<std::optional<FoundStoreFile>> found = findStoreFile(store_, components);
+  if (!found)
+    return storeFailure(route, found.takeError());
+
+  llvm::Expected<std::optional<std::string>> redirect =
+      codeIdRedirectTarget(store_, components, *found);
+  if (!redirect)
+    return storeFailure("code-id", redirect.takeError());
+  if (*redirect) {
+    std::string location = locationOf(**redirect);
+    ServerResponse response = ServerResponse::text(302, "found at " + location);
+    response.headers.push_back({"Location", location});
+    response.route = "code-id";
+    return response;
+  }
+  if (!*found)
+    return notFound(route);
+
+  llvm::Expected<OpenedObject> opened = store_.open((*found)->relative);
+  if (!opened)
+    return storeFailure(route, opened.takeError());
+  ServedEntity entity;
+  entity.fd = opened->fd;
+  entity.length = opened->info.size;
+  entity.etag = opened->info.etag;
+  entity.mtime = opened->info.mtime;
+  entity.content_type = contentTypeFor((*found)->relative);
+  entity.cache_key = (*found)->relative;
+  ServerResponse response = respondWithEntity(request, std::move(entity), cache_dir_);
+  response.route = route;
+  return response;
+}
+
+ServerResponse DownloadService::serveDebuginfod(const ServerRequest& request,
+                                                const DownloadRoute& route) {
+  llvm::Expected<std::optional<ServedEntity>> entity = findDebuginfodEntity(store_, route);
+  if (!entity)
+    return storeFailure("debuginfod", entity.takeError());
+  if (!*entity)
+    return notFound("debuginfod");
+  ServerResponse response = respondWithEntity(request, std::move(**entity), cache_dir_);
+  response.route = "debuginfod";
   return response;
 }
 

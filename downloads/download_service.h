@@ -13,8 +13,11 @@
 #include "store_backend/store_backend.h"
 
 #include <string>
+#include <vector>
 
 namespace dumpsyms {
+
+struct DownloadRoute;
 
 class DownloadService {
 public:
@@ -24,6 +27,10 @@ public:
   ServerResponse handle(const ServerRequest& request);
 
 private:
+  ServerResponse serveStoreFile(const ServerRequest& request,
+                                const std::vector<std::string>& components);
+  ServerResponse serveDebuginfod(const ServerRequest& request, const DownloadRoute& route);
+
   StoreBackend& store_;
   std::string cache_dir_;
 };

@@ -1,0 +1,147 @@
+#include "downloads/code_id_redirect.h"
+
+#include "downloads/download_routes.h"
+#include "downloads/symbol_file_header.h"
+#include "store/layout.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/StringRef.h>
+
+namespace dumpsyms {
+namespace {
+
+// A build-id entry is two short lines.
+constexpr uint64_t kBuildIdEntryBytes = 4096;
+
+std::string lastComponent(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Where the module `header` describes has its symbol file, if the store
+// holds it there.
+llvm::Expected<std::optional<std::string>> debugIdPath(StoreBackend& store,
+                                                       const SymbolFileHeader& header) {
+  std::string target = symbolFileRelativePath(header.debug_file, header.debug_id);
+  llvm::Expected<std::optional<FoundStoreFile>> there = statStoreFile(store, target);
+  if (!there)
+    return there.takeError();
+  if (!*there)
+    return std::nullopt;
+  return target;
+}
+
+// The asked path is a file of the store: a code-id index entry (whose
+// MODULE names another path) redirects; any other file is served.
+llvm::Expected<std::optional<std::string>> fromIndexEntry(StoreBackend& store,
+                                                          const FoundStoreFile& found) {
+  llvm::Expected<std::optional<SymbolFileHeader>> header =
+      readSymbolFileHeader(store, found.relative);
+  if (!header)
+    return header.takeError();
+  if (!*header || isNullDebugId((*header)->debug_id))
+    return std::nullopt; // a null-id module lives at its code-id path
+  std::string target = symbolFileRelativePath((*header)->debug_file, (*header)->debug_id);
+  if (llvm::StringRef(target).equals_insensitive(found.relative))
+    return std::nullopt;
+  return debugIdPath(store, **header);
+}
+
+// Tecken's form: the index entry of <code_file>/<CODE_ID>, if its module's
+// symbol file is called `name`.
+llvm::Expected<std::optional<std::string>>
+fromTeckenForm(StoreBackend& store, const std::vector<std::string>& components) {
+  llvm::Expected<std::optional<FoundStoreFile>> entry =
+      findStoreFile(store, {components[0], components[1], components[0] + ".sym"});
+  if (!entry)
+    return entry.takeError();
+  if (!*entry)
+    return std::nullopt;
+  llvm::Expected<std::optional<SymbolFileHeader>> header =
+      readSymbolFileHeader(store, (*entry)->relative);
+  if (!header)
+    return header.takeError();
+  if (!*header)
+    return std::nullopt;
+  std::string name =
+      lastComponent(symbolFileRelativePath((*header)->debug_file, (*header)->debug_id));
+  if (!llvm::StringRef(name).equals_insensitive(components[2]))
+    return std::nullopt;
+  if (isNullDebugId((*header)->debug_id))
+    return (*entry)->relative;
+  return debugIdPath(store, **header);
+}
+
+// An ELF code id is the build id: the kept files' entry names the
+// module's <debug_file>/<DEBUG_ID> directory.
+llvm::Expected<std::optional<std::string>>
+fromBuildIdEntry(StoreBackend& store, const std::vector<std::string>& components) {
+  if (!isBuildIdText(components[1]))
+    return std::nullopt;
+  std::string index = buildIdIndexRelativePath(components[1]);
+  llvm::Expected<std::optional<StoredObjectInfo>> info = store.stat(index);
+  if (!info)
+    return info.takeError();
+  if (!*info)
+    return std::nullopt;
+  llvm::Expected<std::string> text = store.readRange(index, 0, kBuildIdEntryBytes);
+  if (!text)
+    return text.takeError();
+  std::optional<BuildIdEntry> entry = parseBuildIdEntry(*text);
+  if (!entry)
+    return std::nullopt;
+  const std::string& kept = entry->executable.empty() ? entry->debuginfo : entry->executable;
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  llvm::StringRef(kept).split(parts, '/');
+  if (parts.size() != 3)
+    return std::nullopt;
+  std::string target = symbolFileRelativePath(parts[0].str(), parts[1].str());
+  std::string name = lastComponent(target);
+  if (!llvm::StringRef(name).equals_insensitive(components[2]) &&
+      !llvm::StringRef(components[2]).equals_insensitive(components[0] + ".sym"))
+    return std::nullopt;
+  llvm::Expected<std::optional<FoundStoreFile>> there = statStoreFile(store, target);
+  if (!there)
+    return there.takeError();
+  if (!*there)
+    return std::nullopt;
+  return target;
+}
+
+} // namespace
+
+llvm::Expected<std::optional<std::string>>
+codeIdRedirectTarget(StoreBackend& store, const std::vector<std::string>& components,
+                     const std::optional<FoundStoreFile>& found) {
+  if (components.size() != 3 || !llvm::StringRef(components[2]).ends_with_insensitive(".sym"))
+    return std::nullopt;
+  bool index_name = llvm::StringRef(components[2]).equals_insensitive(components[0] + ".sym");
+  if (found) {
+    // Only a file named as the index names its entries can be one.
+    if (!index_name)
+      return std::nullopt;
+    return fromIndexEntry(store, *found);
+  }
+  if (!index_name) {
+    llvm::Expected<std::optional<std::string>> target = fromTeckenForm(store, components);
+    if (!target || *target)
+      return target;
+  }
+  return fromBuildIdEntry(store, components);
+}
+
+std::string locationOf(const std::string& relative) {
+  std::string location = "/";
+  for (unsigned char c : relative) {
+    if (llvm::isAlnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      location += static_cast<char>(c);
+    } else {
+      location += '%';
+      location += llvm::hexdigit(c >> 4, /*LowerCase=*/false);
+      location += llvm::hexdigit(c & 15, /*LowerCase=*/false);
+    }
+  }
+  return location;
+}
+
+} // namespace dumpsyms

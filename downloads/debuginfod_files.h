@@ -1,0 +1,20 @@
+// debuginfod's artifacts from a store made with `symstore add
+// --keep-binaries`: the .build-id entry (store/layout.h) names the kept
+// executable and debug file of a build id; a section is looked for in the
+// debug file first, then in the executable, as elfutils' debuginfod does,
+// and one without bytes there (SHT_NOBITS) is not found.
+#pragma once
+
+#include "downloads/download_routes.h"
+#include "downloads/entity_response.h"
+#include "store_backend/store_backend.h"
+
+#include <optional>
+
+namespace dumpsyms {
+
+// What to serve for `route` (a Debuginfod route), or none (404).
+llvm::Expected<std::optional<ServedEntity>> findDebuginfodEntity(StoreBackend& store,
+                                                                 const DownloadRoute& route);
+
+} // namespace dumpsyms

@@ -1,0 +1,34 @@
+// What a download request asks for, read from its path alone: a file of
+// the store named by three components (Breakpad/Tecken's
+// /<debug_file>/<ID>/<name>, its code-id form, Microsoft's SSQP keys), or a
+// debuginfod artifact by build id. Nothing here touches the store.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dumpsyms {
+
+struct DownloadRoute {
+  enum class Kind {
+    NotARoute,  // no shape a client asks for: 404
+    StoreFile,  // components = {file, id, name}
+    Debuginfod, // build_id + artifact (+ section)
+  };
+  enum class Artifact { Debuginfo, Executable, Section };
+
+  Kind kind = Kind::NotARoute;
+  std::vector<std::string> components;
+  std::string build_id; // lower-case hex
+  Artifact artifact = Artifact::Debuginfo;
+  std::string section; // for Artifact::Section, e.g. ".debug_info"
+};
+
+// `path` as the server decoded it, starting with '/'.
+DownloadRoute parseDownloadRoute(const std::string& path);
+
+// Whether a build id is what debuginfod clients send: hex digits, an even
+// count, at most 64 bytes' worth (elfutils' limit is the same).
+bool isBuildIdText(const std::string& text);
+
+} // namespace dumpsyms
