@@ -1,15 +1,53 @@
 #include "ingest/upload_service.h"
 
+#include "ingest/upload_handlers.h"
+#include "symbol_protocols/breakpad_v1.h"
+#include "symbol_protocols/sym_upload_v2.h"
+#include "symbol_protocols/tecken.h"
+
+#include <llvm/ADT/StringRef.h>
+
 namespace dumpsyms {
 
 std::optional<UploadRoute> matchUploadRoute(const std::string& method, const std::string& path) {
-  (void)method;
-  (void)path;
+  if (method == "POST") {
+    if (path == tecken::kUploadPath)
+      return UploadRoute::Tecken; // or Breakpad v1's form: told apart by its fields
+    if (breakpad_v1::isUploadPath(path))
+      return UploadRoute::BreakpadV1;
+    if (sym_upload_v2::isCreatePath(path))
+      return UploadRoute::V2Create;
+    if (sym_upload_v2::matchCompletePath(path))
+      return UploadRoute::V2Complete;
+    return std::nullopt;
+  }
+  if (method == "GET" && sym_upload_v2::matchCheckStatusPath(path))
+    return UploadRoute::V2CheckStatus;
+  if (method == "PUT") {
+    if (sym_upload_v2::matchUploadPath(path))
+      return UploadRoute::V2Put;
+    return UploadRoute::Put;
+  }
   return std::nullopt;
 }
 
 const char* uploadRouteName(UploadRoute route) {
-  (void)route;
+  switch (route) {
+  case UploadRoute::Tecken:
+    return "tecken";
+  case UploadRoute::BreakpadV1:
+    return "breakpad-v1";
+  case UploadRoute::V2CheckStatus:
+    return "v2-check-status";
+  case UploadRoute::V2Create:
+    return "v2-create";
+  case UploadRoute::V2Put:
+    return "v2-put";
+  case UploadRoute::V2Complete:
+    return "v2-complete";
+  case UploadRoute::Put:
+    return "put";
+  }
   return "upload";
 }
 
@@ -17,9 +55,30 @@ UploadService::UploadService(StoreBackend& store, UploadSettings settings, Uploa
     : store_(store), settings_(settings), counters_(counters) {}
 
 ServerResponse UploadService::handle(UploadRoute route, ServerRequest& request) {
-  (void)route;
-  (void)request;
-  return ServerResponse::text(501, "uploads are not taken yet");
+  uint64_t received = request.body_size;
+  for (const auto& [name, field] : request.form)
+    received += field.size ? field.size : field.value.size();
+  counters_.bytes_received += received;
+  SymbolPublisher publisher(store_, settings_, counters_);
+  switch (route) {
+  case UploadRoute::Tecken:
+    if (request.form.count(breakpad_v1::kSymbolFileField))
+      return handleBreakpadV1(publisher, request);
+    return handleTecken(publisher, request);
+  case UploadRoute::BreakpadV1:
+    return handleBreakpadV1(publisher, request);
+  case UploadRoute::V2CheckStatus:
+    return handleV2CheckStatus(publisher, request);
+  case UploadRoute::V2Create:
+    return handleV2Create(publisher, request);
+  case UploadRoute::V2Put:
+    return handleV2Put(publisher, request);
+  case UploadRoute::V2Complete:
+    return handleV2Complete(publisher, request);
+  case UploadRoute::Put:
+    return handleStorePut(publisher, request);
+  }
+  return publisher.refuse({404, "not an upload"});
 }
 
 } // namespace dumpsyms

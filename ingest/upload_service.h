@@ -6,6 +6,7 @@
 #pragma once
 
 #include "http_server/http_server.h"
+#include "ingest/inflate_caps.h"
 #include "store_backend/store_backend.h"
 
 #include <atomic>
@@ -36,6 +37,7 @@ struct UploadCounters {
 
 struct UploadSettings {
   bool replace = false; // --replace: other bytes for an existing key replace them
+  InflateCaps caps;     // zip and gzip bodies (limits/input_limits.h)
 };
 
 class UploadService {

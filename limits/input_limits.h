@@ -158,6 +158,33 @@ constexpr int kMaxListingPages = 100000;
 // kMaxAnswerBody: this is 14 KiB/s for the largest.
 constexpr unsigned kMaxAnswerSeconds = 300;
 
+// --- Uploads received (ingest/: symstore serve) ---
+
+// One request's body (a PUT's .sym, a Tecken zip, a Breakpad form): the
+// largest real .sym files (a browser's) are 1-3 GiB. The server refuses a
+// larger Content-Length with 413 before reading, and a chunked body at
+// this many bytes. `symstore serve --max-upload` lowers or raises it.
+constexpr uint64_t kMaxUploadBody = uint64_t(4) << 30;
+// A Tecken zip's entries: a whole release (Firefox's, with its system
+// libraries) is a few thousand files.
+constexpr uint64_t kMaxUploadZipEntries = 65536;
+// One entry, or a gzip PUT body, inflated: as kMaxUploadBody. Counted
+// while inflating, never taken from the zip's own header.
+constexpr uint64_t kMaxUploadEntryBytes = uint64_t(4) << 30;
+// All entries of one zip inflated.
+constexpr uint64_t kMaxUploadInflatedBytes = uint64_t(16) << 30;
+// What a zip or gzip body may inflate to, as a multiple of its compressed
+// size (plus kUploadInflateSlack): real .sym files deflate 4-7:1 (libc's
+// 4.1, a 14 MiB C++ tool's 6.9); runs of zeros, a zip bomb's, about 1000:1.
+constexpr uint64_t kMaxUploadInflateRatio = 100;
+constexpr uint64_t kUploadInflateSlack = uint64_t(1) << 20;
+// A multipart form's plain fields (Breakpad v1 sends 5 or 6, each a name or
+// an id) and the bytes of each.
+constexpr size_t kMaxUploadFormFields = 64;
+constexpr size_t kMaxUploadFormFieldBytes = 64 * 1024;
+// A sym-upload-v2 completion request ({"symbol_id": {...}}: a few hundred bytes).
+constexpr uint64_t kMaxUploadCompletionBody = 64 * 1024;
+
 // "<what> is over the limit of <limit> <unit>": the words every message
 // about a limit uses.
 inline std::string overLimit(std::string_view what, uint64_t limit, std::string_view unit) {
