@@ -88,7 +88,7 @@ class ServeProcess:
         thread.start()
         self._threads.append(thread)
 
-    def signal(self, sig):
+    def send_signal(self, sig):
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(sig)
 
@@ -106,7 +106,7 @@ class ServeProcess:
         """Stops the server (SIGTERM, then SIGKILL after `seconds`); its exit status."""
         if self.proc is None:
             return None
-        self.signal(sig)
+        self.send_signal(sig)
         if self.wait(seconds) is None:
             self.proc.kill()
             self.wait(10)
