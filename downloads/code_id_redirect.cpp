@@ -13,6 +13,14 @@ namespace {
 // A build-id entry is two short lines.
 constexpr uint64_t kBuildIdEntryBytes = 4096;
 
+// Debug ids are a GUID or build-id prefix and an age: 33 hex digits or
+// more. The code ids the index files Windows modules under are a
+// TimeDateStamp and a SizeOfImage, 16 digits at most, so a path keyed by a
+// debug id is never an index entry and needs no look at its MODULE line.
+bool looksLikeDebugId(llvm::StringRef id) {
+  return id.size() >= 33 && llvm::all_of(id, [](char c) { return llvm::isHexDigit(c); });
+}
+
 std::string lastComponent(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -116,13 +124,14 @@ codeIdRedirectTarget(StoreBackend& store, const std::vector<std::string>& compon
   if (components.size() != 3 || !llvm::StringRef(components[2]).ends_with_insensitive(".sym"))
     return std::nullopt;
   bool index_name = llvm::StringRef(components[2]).equals_insensitive(components[0] + ".sym");
+  bool debug_id = looksLikeDebugId(components[1]);
   if (found) {
-    // Only a file named as the index names its entries can be one.
-    if (!index_name)
+    // Only a file named and keyed as the index files its entries can be one.
+    if (!index_name || debug_id)
       return std::nullopt;
     return fromIndexEntry(store, *found);
   }
-  if (!index_name) {
+  if (!index_name && !debug_id) {
     llvm::Expected<std::optional<std::string>> target = fromTeckenForm(store, components);
     if (!target || *target)
       return target;

@@ -334,6 +334,12 @@ TEST_F(DownloadServiceTest, DebuginfodAndSsqp) {
   EXPECT_EQ(get("/buildid/" + build_id + "/section/.bss").status, 404);
   EXPECT_EQ(get("/buildid/" + build_id + "/section/.nothing").status, 404);
   EXPECT_EQ(get("/buildid/00112233/debuginfo").status, 404);
+  // The module asked by its code id (the build id): sent to its debug-id path.
+  put(symbolFileRelativePath("libx.so", id), "MODULE Linux x86_64 " + id + " libx.so\n");
+  response = get("/libx.so/" + build_id + "/libx.so.sym");
+  EXPECT_EQ(response.status, 302);
+  EXPECT_EQ(header(response, "Location"), "/" + symbolFileRelativePath("libx.so", id));
+  EXPECT_EQ(get("/libx.so/" + build_id + "/other.sym").status, 404);
 
   // SSQP: a PDB and a PE where Microsoft's clients ask, in lower case.
   put(keptFileRelativePath("App.pdb", kPdbId, "App.pdb"), "pdb bytes");
