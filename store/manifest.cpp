@@ -83,6 +83,12 @@ Value toJson(const ManifestEntry& entry) {
     out["debug_info"] = std::move(debug);
   }
   putIfSet(out, "sym", entry.sym);
+  if (!entry.kept.empty()) {
+    Array kept;
+    for (const std::string& path : entry.kept)
+      kept.push_back(path);
+    out["kept"] = std::move(kept);
+  }
   if (entry.records) {
     Object records;
     for (const CountField& field : kCountFields)
@@ -122,6 +128,10 @@ llvm::Expected<ManifestEntry> entryFromJson(const Value& value) {
     entry.debug_file_how = getString(*debug, "how");
   }
   entry.sym = getString(*object, "sym");
+  if (const Array* kept = object->getArray("kept"))
+    for (const Value& path : *kept)
+      if (auto text = path.getAsString())
+        entry.kept.push_back(text->str());
   if (const Object* records = object->getObject("records")) {
     RecordCounts counts;
     for (const CountField& field : kCountFields)

@@ -38,6 +38,9 @@ struct ManifestEntry {
   std::string debug_file;      // the separate debug file read, if any
   std::string debug_file_how;  // how it was found
   std::string sym;             // the .sym path relative to the store
+  // symstore add --keep-binaries: the store-relative paths of the files
+  // kept beside the .sym (binary, debug file, PDB, PE, .build-id entry).
+  std::vector<std::string> kept;
   std::optional<RecordCounts> records;
   std::vector<std::string> warnings;
   std::string duplicate_of; // path of the candidate dumped instead

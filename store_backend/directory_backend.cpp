@@ -1,5 +1,7 @@
 #include "store_backend/directory_backend.h"
 
+#include "store/file_compare.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -69,30 +71,6 @@ bool isInsideKey(const std::string& relative) {
     start = end + 1;
   }
   return true;
-}
-
-bool sameBytes(int a, int b) {
-  char buffer_a[65536], buffer_b[65536];
-  for (off_t offset = 0;;) {
-    ssize_t got_a = ::pread(a, buffer_a, sizeof buffer_a, offset);
-    if (got_a < 0)
-      return false;
-    ssize_t got_b = 0;
-    // Fill the same amount from b (pread may return short counts).
-    while (got_b < got_a) {
-      ssize_t got = ::pread(b, buffer_b + got_b, got_a - got_b, offset + got_b);
-      if (got <= 0)
-        break;
-      got_b += got;
-    }
-    if (got_b != got_a || std::memcmp(buffer_a, buffer_b, got_a) != 0)
-      return false;
-    if (got_a == 0) {
-      char extra;
-      return ::pread(b, &extra, 1, offset) == 0;
-    }
-    offset += got_a;
-  }
 }
 
 class DirectoryBackend final : public StoreBackend {
@@ -256,7 +234,7 @@ private:
     if (existing < 0)
       return PublishOutcome::Conflict; // a directory, a link out, a device: not ours to touch
     FdCloser closer(existing);
-    return sameBytes(existing, spooled_fd) ? PublishOutcome::Same : PublishOutcome::Conflict;
+    return sameFileBytes(existing, spooled_fd) ? PublishOutcome::Same : PublishOutcome::Conflict;
   }
 
   llvm::Expected<PublishOutcome> publishSpooled(const std::string& relative,

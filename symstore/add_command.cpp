@@ -84,6 +84,8 @@ std::vector<std::string> dumpOneArguments(const std::string& self, const std::st
     args.push_back("--check-cfi");
   if (dump.write_index)
     args.push_back("--index");
+  if (dump.keep_binaries)
+    args.push_back("--keep-binaries");
   if (dump.no_debuginfod)
     args.push_back("--no-debuginfod");
   args.push_back("--names");

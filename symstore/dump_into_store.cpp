@@ -3,13 +3,60 @@
 #include "dump_flow/dump_module.h"
 #include "store/atomic_file.h"
 #include "store/code_id_index.h"
+#include "store/file_compare.h"
 #include "store/layout.h"
 #include "symbol_index/index_cache.h"
+#include "symstore/kept_binaries.h"
 
+#include <cerrno>
+#include <cstring>
+#include <ext/stdio_filebuf.h>
+#include <fcntl.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <unistd.h>
 
 namespace dumpsyms {
+namespace {
+
+// Writes the file through a temporary as writeFileAtomically does, but
+// leaves a file already there with the same bytes alone (its mtime, and so
+// the ETag a server gives it, stay): a store getting the binaries of modules
+// it has rewrites no .sym. Returns whether the file was written.
+llvm::Expected<bool> writeUnlessSame(const std::string& path,
+                                     const std::function<void(std::ostream&)>& write) {
+  auto file = AtomicFile::create(path);
+  if (!file)
+    return file.takeError();
+  bool ok;
+  {
+    int copy = dup(file->fd());
+    if (copy < 0)
+      return llvm::createStringError(path +
+                                     ": cannot write the output file: " + std::strerror(errno));
+    __gnu_cxx::stdio_filebuf<char> buffer(copy, std::ios::out, 1 << 16);
+    std::ostream stream(&buffer);
+    write(stream);
+    stream.flush();
+    ok = stream.good();
+    ok = buffer.close() != nullptr && ok;
+  }
+  if (!ok)
+    return llvm::createStringError(path +
+                                   ": cannot write the output file: " + std::strerror(errno));
+  int existing = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (existing >= 0) {
+    bool same = sameFileBytes(file->fd(), existing);
+    ::close(existing);
+    if (same)
+      return false; // the temporary goes with `file`
+  }
+  if (llvm::Error error = file->commit())
+    return error;
+  return true;
+}
+
+} // namespace
 
 ManifestEntry dumpIntoStore(const Options& options) {
   ManifestEntry entry;
@@ -39,9 +86,19 @@ ManifestEntry dumpIntoStore(const Options& options) {
   }
   RecordCounts counts;
   WriteOptions write_options = writeOptions(options);
-  if (llvm::Error error = writeFileAtomically(path, [&](std::ostream& out) {
-        counts = writeSymbolFile(*module, write_options, out);
-      })) {
+  auto writeSymbols = [&](std::ostream& out) {
+    counts = writeSymbolFile(*module, write_options, out);
+  };
+  bool sym_unchanged = false;
+  if (options.keep_binaries) {
+    // The plan dumps a module the store has when its binaries are missing.
+    auto written = writeUnlessSame(path, writeSymbols);
+    if (!written) {
+      entry.error = llvm::toString(written.takeError());
+      return entry;
+    }
+    sym_unchanged = !*written;
+  } else if (llvm::Error error = writeFileAtomically(path, writeSymbols)) {
     entry.error = llvm::toString(std::move(error));
     return entry;
   }
@@ -52,11 +109,31 @@ ManifestEntry dumpIntoStore(const Options& options) {
       entry.warnings.push_back(llvm::toString(std::move(error)));
   // Windows modules also under their code id, for dumps that lack their
   // debug id (a failure here costs only that lookup: a warning).
-  if (!module->code_file.empty() && !isNullDebugId(module->debug_id))
+  // (a .sym left as it was keeps its link, when it has one)
+  bool linked = sym_unchanged &&
+                llvm::sys::fs::exists(options.store + "/" +
+                                      codeIdRelativePath(module->code_file, module->code_id));
+  if (!module->code_file.empty() && !isNullDebugId(module->debug_id) && !linked)
     if (llvm::Error error =
             linkCodeId(options.store, module->code_file, module->code_id, entry.sym))
       entry.warnings.push_back(llvm::toString(std::move(error)));
+  if (options.keep_binaries) {
+    std::string debug_file = facts.debug_info_from == "debug-file" ? facts.debug_file : "";
+    auto kept = keptBinaries(options.binary, debug_file, *module);
+    auto paths = kept ? keepBinaries(options.store, *kept)
+                      : llvm::Expected<std::vector<std::string>>(kept.takeError());
+    if (!paths) {
+      entry.error = llvm::toString(paths.takeError());
+      return entry;
+    }
+    entry.warnings.insert(entry.warnings.end(), kept->warnings.begin(), kept->warnings.end());
+    entry.kept = std::move(*paths);
+  }
   entry.records = counts;
+  if (sym_unchanged) {
+    entry.status = EntryStatus::Exists;
+    return entry;
+  }
   // (a PE dumped without its PDB has PUBLIC and STACK CFI records only:
   // `"debug": {"from": "pe-only"}` in the manifest says so)
   entry.status = facts.debug_info_from == "none" || facts.debug_info_from == "pe-only"

@@ -5,6 +5,7 @@
 #include "locate/debug_links.h"
 #include "object/identifiers.h"
 #include "store/layout.h"
+#include "symstore/kept_binaries.h"
 #include "symstore/macho_files.h"
 #include "symstore/windows_files.h"
 
@@ -99,6 +100,19 @@ std::pair<std::string, std::string> moduleKey(const Module& identity) {
   if (isNullDebugId(identity.debug_id))
     return {identity.name, "code id " + identity.code_id};
   return {identity.name, identity.debug_id};
+}
+
+// With --keep-binaries, whether the store holds this module's binaries
+// too: a module stored without them is dumped again to keep them (its .sym
+// is left as it is when the dump gives the same bytes).
+bool binariesKept(const Examined& e, const std::string& elf_debug_file, const std::string& store) {
+  std::string debug_file = e.macho ? e.macho_dsym : e.windows ? e.windows_pdb : elf_debug_file;
+  auto kept = keptBinaries(e.file->path, debug_file, e.identity);
+  if (!kept) {
+    llvm::consumeError(kept.takeError());
+    return false; // the dump says what is wrong
+  }
+  return keptBinariesPresent(store, *kept);
 }
 
 } // namespace
@@ -323,7 +337,8 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
       plan.entries.push_back(std::move(entry));
       continue;
     }
-    if (!plan_options.force && llvm::sys::fs::exists(plan_options.store + "/" + entry.sym)) {
+    if (!plan_options.force && llvm::sys::fs::exists(plan_options.store + "/" + entry.sym) &&
+        (!dump_options.keep_binaries || binariesKept(e, separate_debug[i], plan_options.store))) {
       entry.status = EntryStatus::Exists;
       plan.entries.push_back(std::move(entry));
       continue;

@@ -1,0 +1,55 @@
+// symstore add --keep-binaries: the binaries and debug files a module is
+// dumped from, kept in the store beside its .sym (paths from store/layout.h),
+// so that `symstore serve` can answer debuginfod clients (gdb, lldb,
+// debuginfod-find) and Microsoft symbol-server clients (SSQP) from it.
+//
+//   ELF     the file -> <module>/<DEBUG_ID>/<file name>; a separate debug file
+//           -> <file name>.debug beside it; the .build-id index entry naming
+//           them (only when the file has a GNU build id: without one the
+//           module's id is a hash of .text that no debuginfod client asks for).
+//   PE      the file -> <code_file>/<CODE_ID>/<code_file> (SSQP's path); its
+//           PDB -> <pdb>/<DEBUG_ID>/<pdb>.
+//   PDB     dumped alone: itself at <pdb>/<DEBUG_ID>/<pdb>.
+//   Mach-O  the file (a universal file whole, under each slice's id) ->
+//           <module>/<DEBUG_ID>/<file name>; the dSYM's DWARF file ->
+//           <file name>.dwarf beside it.
+#pragma once
+
+#include "symbol_writer/module.h"
+
+#include <llvm/Support/Error.h>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dumpsyms {
+
+struct KeptFile {
+  std::string source;   // the local file copied
+  std::string relative; // where it goes in the store
+};
+
+struct KeptBinaries {
+  std::vector<KeptFile> files;
+  // The .build-id index entry of an ELF module with a build id.
+  std::string build_id_relative, build_id_text;
+  // Files that cannot be kept (a name no client could ask for).
+  std::vector<std::string> warnings;
+};
+
+// What --keep-binaries keeps of the module `identity` (MODULE and INFO
+// fields) dumped from `binary`, whose separate debug file (a PDB, an ELF
+// debug file, a dSYM's DWARF) is `debug_file` ("" when none was read).
+llvm::Expected<KeptBinaries> keptBinaries(const std::string& binary, const std::string& debug_file,
+                                          const Module& identity);
+
+// Whether every file and the index entry of `kept` are in the store.
+bool keptBinariesPresent(const std::string& store, const KeptBinaries& kept);
+
+// Copies the files and writes the index entry into the store, each
+// atomically, leaving alone what is there with the same bytes. Returns the
+// store-relative paths of everything `kept` names (copied or already there).
+llvm::Expected<std::vector<std::string>> keepBinaries(const std::string& store,
+                                                      const KeptBinaries& kept);
+
+} // namespace dumpsyms

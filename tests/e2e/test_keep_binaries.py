@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""`symstore add --keep-binaries`: the binaries and debug files of a release
+kept in the store beside the .sym files, where debuginfod and Microsoft
+symbol-server (SSQP) clients of `symstore serve` ask for them.
+
+Fixtures: gcc -g with --build-id (DWARF in the executable itself), a
+library stripped with objcopy (--only-keep-debug + --add-gnu-debuglink)
+whose debug file is in the release, an executable whose debug file is
+found through --debug-dir by its .gnu_debuglink, an ELF without a build id,
+a MinGW-w64 PE (no CodeView record), and the MSVC x64 PE + PDB of
+../shared/windows. Judged by:
+
+- `readelf -n`: each ELF's build id gives the .build-id entry's path
+  (.build-id/<2 hex>/<rest>, lower case) and, read the way Breakpad reads
+  it, the debug id of the kept files' directory; the entry names the
+  executable and the debug file (the executable itself when it carries
+  its DWARF); no entry names the ELF without a build id;
+- `llvm-readobj-19 --file-headers --coff-debug-directory`: TimeDateStamp and
+  SizeOfImage give the PE's SSQP path <exe>/<STAMP><SIZE>/<exe>, the
+  CodeView GUID and age give the PDB's <pdb>/<GUIDAGE>/<pdb>;
+- `cmp`: every kept file is byte-identical to its input;
+- the manifest's "kept" lists exactly these paths;
+- a second run copies nothing (every file's mtime, to the ns, unchanged),
+  --force changes no kept file whose bytes are the same, and a store made
+  without --keep-binaries gets the binaries on a run with it while its
+  .sym files stay as they were.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import common
+import oracles
+
+LLVM = "/usr/lib/llvm-19/bin"
+
+MAIN_C = r"""
+#include <stdio.h>
+int helper(int x) { return x * 3 + 1; }
+int main(int argc, char **argv) { (void)argv; printf("%d\n", helper(argc)); return 0; }
+"""
+LIB_C = r"""
+int kept_function(int x) { return x * 7 - 2; }
+int other_function(int x) { return kept_function(x) + 5; }
+"""
+
+
+def run(cmd, **kwargs):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
+    return p
+
+
+def breakpad_debug_id(build_id_hex):
+    """The first 16 bytes of an ELF build id as Breakpad's GUID (the first
+    three fields byte-swapped), upper case, with age 0."""
+    b = bytes.fromhex(build_id_hex)[:16].ljust(16, b"\0")
+    swapped = b[3::-1] + b[5:3:-1] + b[7:5:-1] + b[8:]
+    return swapped.hex().upper() + "0"
+
+
+def pe_facts(pe):
+    out = run([f"{LLVM}/llvm-readobj", "--file-headers", "--coff-debug-directory", pe]).stdout
+    stamp = int(re.search(r"TimeDateStamp: .*\((0x[0-9A-F]+)\)", out).group(1), 16)
+    size = int(re.search(r"^\s*SizeOfImage: (\d+)", out, re.M).group(1))
+    facts = {"code_id": f"{stamp:08X}{size:X}"}
+    guid = re.search(r"PDBGUID: \{([0-9A-F-]+)\}", out)
+    if guid:
+        age = int(re.search(r"PDBAge: (\d+)", out).group(1))
+        facts["debug_id"] = guid.group(1).replace("-", "") + format(age, "X")
+        facts["pdb"] = re.split(r"[\\/]", re.search(r"PDBFileName: (.*)$", out, re.M).group(1).strip())[-1]
+    return facts
+
+
+def same_bytes(a, b):
+    return subprocess.run(["cmp", "-s", a, b]).returncode == 0
+
+
+def snapshot(store):
+    """Every file of the store (links too) with its mtime in ns."""
+    files = {}
+    for root, _dirs, names in os.walk(store):
+        for name in names:
+            path = os.path.join(root, name)
+            files[os.path.relpath(path, store)] = os.lstat(path).st_mtime_ns
+    return files
+
+
+def symstore_add(args, store, release, *extra):
+    manifest = os.path.join(os.path.dirname(store), "manifest.json")
+    p = subprocess.run([args.symstore, "add", store, release, "-q", "--manifest", manifest, *extra],
+                       capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise SystemExit(f"symstore add {' '.join(extra)} failed ({p.returncode}): {p.stderr.strip()}")
+    with open(manifest) as fh:
+        return json.load(fh)
+
+
+def build_fixtures(work):
+    release = os.path.join(work, "release")
+    debug_dir = os.path.join(work, "debug-dir")
+    os.makedirs(release)
+    os.makedirs(debug_dir)
+    with open(os.path.join(work, "main.c"), "w") as fh:
+        fh.write(MAIN_C)
+    with open(os.path.join(work, "lib.c"), "w") as fh:
+        fh.write(LIB_C)
+    main_c, lib_c = os.path.join(work, "main.c"), os.path.join(work, "lib.c")
+    elves = {}  # file name in the release -> its separate debug file, or None
+
+    # DWARF in the executable itself.
+    run(["gcc", "-g", "-O1", "-Wl,--build-id", "-o", f"{release}/withdwarf", main_c])
+    elves["withdwarf"] = None
+
+    # A library stripped beside its debug file, both in the release.
+    run(["gcc", "-g", "-O1", "-shared", "-fPIC", "-Wl,--build-id", "-o", f"{release}/libkept.so", lib_c])
+    run(["objcopy", "--only-keep-debug", f"{release}/libkept.so", f"{release}/libkept.so.debug"])
+    run(["objcopy", "--strip-debug", f"--add-gnu-debuglink={release}/libkept.so.debug",
+         f"{release}/libkept.so"])
+    elves["libkept.so"] = f"{release}/libkept.so.debug"
+
+    # An executable whose debug file only --debug-dir has (by its debuglink).
+    run(["gcc", "-g", "-O2", "-Wl,--build-id", "-o", f"{work}/linked", main_c])  # another build id
+    run(["objcopy", "--only-keep-debug", f"{work}/linked", f"{debug_dir}/linked.dbg"])
+    run(["objcopy", "--strip-debug", f"--add-gnu-debuglink={debug_dir}/linked.dbg",
+         f"{work}/linked", f"{release}/linked"])
+    elves["linked"] = f"{debug_dir}/linked.dbg"
+
+    # No build id: its module id is a hash of .text.
+    run(["gcc", "-g", "-O1", "-Wl,--build-id=none", "-o", f"{release}/nobuildid", main_c])
+    elves["nobuildid"] = None
+
+    pes = []
+    if shutil.which("x86_64-w64-mingw32-gcc"):
+        run(["x86_64-w64-mingw32-gcc", "-g", "-O1", "-o", f"{release}/mingw.exe", main_c])
+        pes.append("mingw.exe")
+    return release, debug_dir, elves, pes
+
+
+def expected_files(args, release, elves, pes):
+    """store-relative path -> the input file it must equal, from the oracles;
+    plus the .build-id entries: path -> (executable, debuginfo)."""
+    files, entries = {}, {}
+    sym_ids = {}
+    for name, debug in elves.items():
+        binary = f"{release}/{name}"
+        build_id = oracles.build_id(binary)
+        if build_id is None:
+            # Without a build id the id is the .text hash: take the directory
+            # the .sym went to (its layout is checked elsewhere).
+            dirs = os.listdir(os.path.join(args.store, name))
+            assert len(dirs) == 1, dirs
+            debug_id = dirs[0]
+        else:
+            debug_id = breakpad_debug_id(build_id)
+        sym_ids[name] = debug_id
+        executable = f"{name}/{debug_id}/{name}"
+        files[executable] = binary
+        debuginfo = executable
+        if debug:
+            debuginfo = f"{name}/{debug_id}/{name}.debug"
+            files[debuginfo] = debug
+        if build_id:
+            entries[f".build-id/{build_id[:2]}/{build_id[2:]}"] = (executable, debuginfo)
+    for name in pes:
+        facts = pe_facts(f"{release}/{name}")
+        files[f"{name}/{facts['code_id']}/{name}"] = f"{release}/{name}"
+    return files, entries
+
+
+def check_store(report, store, files, entries, label):
+    for relative, source in sorted(files.items()):
+        kept = os.path.join(store, relative)
+        if not os.path.isfile(kept):
+            report.fail(f"{label}: {relative} (from {source}) is not in the store")
+        elif not same_bytes(kept, source):
+            report.fail(f"{label}: {relative} differs from {source}")
+    build_id_root = os.path.join(store, ".build-id")
+    found = set()
+    for root, _dirs, names in os.walk(build_id_root):
+        for name in names:
+            found.add(os.path.relpath(os.path.join(root, name), store))
+    if found != set(entries):
+        report.fail(f"{label}: .build-id entries {sorted(found)}, expected {sorted(entries)}")
+    for relative, (executable, debuginfo) in entries.items():
+        path = os.path.join(store, relative)
+        if not os.path.isfile(path):
+            continue
+        with open(path) as fh:
+            text = fh.read()
+        want = f"executable {executable}\ndebuginfo {debuginfo}\n"
+        if text != want:
+            report.fail(f"{label}: {relative} holds {text!r}, expected {want!r}")
+
+
+def kept_in_manifest(manifest):
+    kept = set()
+    for entry in manifest["entries"]:
+        kept.update(entry.get("kept", []))
+    return kept
+
+
+def main():
+    args = common.arguments(lambda p: p.add_argument("--symstore", required=True))
+    common.require_shared(args)
+    report = common.Report("symstore_keep_binaries")
+    work = tempfile.mkdtemp(prefix="keep-binaries-")
+    try:
+        release, debug_dir, elves, pes = build_fixtures(work)
+        windows = os.path.join(args.shared, "windows")
+        for name in ("dump_syms_regtest64.exe", "dump_syms_regtest64.pdb"):
+            shutil.copy(os.path.join(windows, name), release)
+        pes.append("dump_syms_regtest64.exe")
+
+        store = os.path.join(work, "store")
+        args.store = store
+        manifest = symstore_add(args, store, release, "--keep-binaries", "--debug-dir", debug_dir,
+                                "--no-debuginfod")
+        files, entries = expected_files(args, release, elves, pes)
+        pdb = pe_facts(f"{release}/dump_syms_regtest64.exe")
+        files[f"{pdb['pdb']}/{pdb['debug_id']}/{pdb['pdb']}"] = f"{release}/dump_syms_regtest64.pdb"
+        check_store(report, store, files, entries, "first run")
+        listed = kept_in_manifest(manifest)
+        if listed != set(files) | set(entries):
+            report.fail(f"manifest kept lists {sorted(listed)}, expected {sorted(set(files) | set(entries))}")
+        report.note(f"{len(files)} kept files and {len(entries)} .build-id entries checked "
+                    f"against readelf, llvm-readobj and cmp")
+
+        # Again: nothing copied, nothing rewritten.
+        before = snapshot(store)
+        again = symstore_add(args, store, release, "--keep-binaries", "--debug-dir", debug_dir,
+                             "--no-debuginfod")
+        if snapshot(store) != before:
+            report.fail("a second run changed the store: " + ", ".join(
+                sorted(k for k in set(before) | set(snapshot(store)) if before.get(k) != snapshot(store).get(k))))
+        if again["totals"]["written"] != 0:
+            report.fail(f"a second run wrote {again['totals']['written']} modules")
+        # --force dumps again; kept files with the same bytes stay.
+        symstore_add(args, store, release, "--keep-binaries", "--debug-dir", debug_dir,
+                     "--no-debuginfod", "--force")
+        after_force = snapshot(store)
+        for relative in list(files) + list(entries):
+            if after_force.get(relative) != before.get(relative):
+                report.fail(f"--force rewrote {relative}, whose bytes are the same")
+
+        # A store made without --keep-binaries gets them, its .sym files untouched.
+        plain = os.path.join(work, "plain", "store")
+        os.makedirs(os.path.dirname(plain))
+        symstore_add(args, plain, release, "--debug-dir", debug_dir, "--no-debuginfod")
+        if os.path.exists(os.path.join(plain, ".build-id")):
+            report.fail("a store made without --keep-binaries has a .build-id index")
+        syms = {k: v for k, v in snapshot(plain).items() if k.endswith(".sym")}
+        upgraded = symstore_add(args, plain, release, "--keep-binaries", "--debug-dir", debug_dir,
+                                "--no-debuginfod")
+        check_store(report, plain, files, entries, "upgraded store")
+        now = snapshot(plain)
+        for relative, mtime in syms.items():
+            if now.get(relative) != mtime:
+                report.fail(f"upgrading the store rewrote {relative}")
+        if upgraded["totals"]["written"] != 0:
+            report.fail(f"upgrading the store reported {upgraded['totals']['written']} written")
+        if kept_in_manifest(upgraded) != set(files) | set(entries):
+            report.fail("the upgrading run's manifest does not list every kept file")
+        report.note(f"second run, --force and an upgraded store: {len(before)} files compared by mtime")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report.finish()
+
+
+if __name__ == "__main__":
+    main()
