@@ -1,8 +1,10 @@
 #include "http_server/listen_address.h"
 
+#include <cerrno>
 #include <cstring>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <unistd.h>
 
 namespace dumpsyms {
 
@@ -52,6 +54,25 @@ llvm::Expected<ResolvedAddress> resolveListenAddress(const std::string& host, ui
 
 std::string urlHost(const std::string& host) {
   return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+} // namespace dumpsyms
+
+namespace dumpsyms {
+
+llvm::Expected<int> openListeningSocket(const ResolvedAddress& address, int backlog) {
+  int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return llvm::createStringError(std::strerror(errno));
+  int on = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&address.storage), address.length) != 0 ||
+      ::listen(fd, backlog) != 0) {
+    int error = errno;
+    ::close(fd);
+    return llvm::createStringError(std::strerror(error));
+  }
+  return fd;
 }
 
 } // namespace dumpsyms

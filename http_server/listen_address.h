@@ -30,3 +30,11 @@ llvm::Expected<ResolvedAddress> resolveListenAddress(const std::string& host, ui
 std::string urlHost(const std::string& host);
 
 } // namespace dumpsyms
+
+namespace dumpsyms {
+
+// A TCP socket bound to `address` and listening (non-blocking, SO_REUSEADDR),
+// or an error saying why not ("Address already in use").
+llvm::Expected<int> openListeningSocket(const ResolvedAddress& address, int backlog);
+
+} // namespace dumpsyms

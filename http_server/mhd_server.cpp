@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <atomic>
 #include <cctype>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <microhttpd.h>
@@ -91,6 +92,13 @@ public:
     auto resolved = resolveListenAddress(options_.host, options_.port);
     if (!resolved)
       return resolved.takeError();
+    std::string where = urlHost(options_.host) + ":" + std::to_string(options_.port);
+    // Bound here rather than by libmicrohttpd, so that a failure is one
+    // error naming the address and the reason.
+    auto listener = openListeningSocket(*resolved, 4096);
+    if (!listener)
+      return llvm::createStringError("cannot listen on " + where + ": " +
+                                     llvm::toString(listener.takeError()));
     uint64_t open_files = raiseOpenFilesLimit();
     // Every connection takes a descriptor, a download in flight a second.
     unsigned connection_limit =
@@ -100,15 +108,16 @@ public:
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
                      MHD_USE_ERROR_LOG | (resolved->ipv6 ? MHD_USE_IPv6 : 0);
     daemon_ = MHD_start_daemon(
-        flags, options_.port, nullptr, nullptr, &MhdServer::access, this, MHD_OPTION_SOCK_ADDR,
-        reinterpret_cast<const sockaddr*>(&resolved->storage), MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_TIMEOUT, options_.connection_timeout_seconds,
-        MHD_OPTION_CONNECTION_LIMIT, connection_limit, MHD_OPTION_LISTEN_BACKLOG_SIZE, 4096u,
+        flags, 0, nullptr, nullptr, &MhdServer::access, this, MHD_OPTION_LISTEN_SOCKET,
+        static_cast<MHD_socket>(*listener), MHD_OPTION_EXTERNAL_LOGGER, &MhdServer::logError, this,
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
+        options_.connection_timeout_seconds, MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_NOTIFY_COMPLETED, &MhdServer::completed, this, MHD_OPTION_END);
-    if (!daemon_)
-      return llvm::createStringError("cannot listen on " + urlHost(options_.host) + ":" +
-                                     std::to_string(options_.port) +
-                                     " (in use, or not an address of this machine)");
+    if (!daemon_) {
+      ::close(*listener);
+      return llvm::createStringError("cannot start the HTTP server on " + where);
+    }
+    listener_ = *listener;
     const MHD_DaemonInfo* info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
     port_ = info ? info->port : options_.port;
     return llvm::Error::success();
@@ -121,13 +130,11 @@ public:
     if (!daemon_)
       return;
     // No new connections from here; the ones open finish what they asked.
-    MHD_socket listener = MHD_quiesce_daemon(daemon_);
+    MHD_quiesce_daemon(daemon_);
     auto deadline = std::chrono::steady_clock::now() + grace;
     while (in_flight_.load() > 0 && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     stop();
-    if (listener != MHD_INVALID_SOCKET)
-      ::close(listener);
   }
 
 private:
@@ -136,6 +143,20 @@ private:
       MHD_stop_daemon(daemon_);
       daemon_ = nullptr;
     }
+    // libmicrohttpd leaves a socket it was given (and one quiesced) to us.
+    if (listener_ >= 0) {
+      ::close(listener_);
+      listener_ = -1;
+    }
+  }
+
+  static void logError(void*, const char* format, va_list arguments) {
+    char message[1024];
+    std::vsnprintf(message, sizeof message, format, arguments);
+    std::string line = std::string("symstore serve: libmicrohttpd: ") + message;
+    if (line.back() != '\n')
+      line += '\n';
+    std::fputs(line.c_str(), stderr);
   }
 
   static MHD_Result access(void* cls, MHD_Connection* connection, const char* url,
@@ -285,6 +306,7 @@ private:
   Observe observe_;
   MHD_Daemon* daemon_ = nullptr;
   uint16_t port_ = 0;
+  int listener_ = -1;
   std::atomic<int64_t> in_flight_{0};
 };
 
