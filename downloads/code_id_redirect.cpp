@@ -60,7 +60,8 @@ llvm::Expected<std::optional<std::string>> fromIndexEntry(StoreBackend& store,
 llvm::Expected<std::optional<std::string>>
 fromTeckenForm(StoreBackend& store, const std::vector<std::string>& components) {
   llvm::Expected<std::optional<FoundStoreFile>> entry =
-      findStoreFile(store, {components[0], components[1], components[0] + ".sym"});
+      findStoreFile(store, {components[0], components[1], components[0] + ".sym"},
+                    /*module_any_case=*/false);
   if (!entry)
     return entry.takeError();
   if (!*entry)

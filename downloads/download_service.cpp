@@ -54,7 +54,10 @@ ServerResponse DownloadService::serveStoreFile(const ServerRequest& request,
   // A .sym is Breakpad's (and Tecken's) download; any other file under a
   // key is a kept binary, which Microsoft's clients (SSQP) ask for.
   std::string route = symbols ? "breakpad" : "ssqp";
-  llvm::Expected<std::optional<FoundStoreFile>> found = findStoreFile(store_, components);
+  // SSQP clients lower-case the module name too; Breakpad's send it as the
+  // module has it, and their misses must not list the whole store.
+  llvm::Expected<std::optional<FoundStoreFile>> found =
+      findStoreFile(store_, components, /*module_any_case=*/!symbols);
   if (!found)
     return storeFailure(route, found.takeError());
 

@@ -39,6 +39,11 @@ spellingsOf(StoreBackend& store, const std::string& directory, const std::string
   return found;
 }
 
+llvm::Expected<std::optional<FoundStoreFile>>
+searchAmong(StoreBackend& store, const std::vector<std::string>& components, size_t level,
+            const std::vector<std::string>& names, std::vector<std::string>& prefix,
+            size_t& budget);
+
 // Depth-first over the spellings of components[level...] under `prefix`.
 llvm::Expected<std::optional<FoundStoreFile>>
 searchSpellings(StoreBackend& store, const std::vector<std::string>& components, size_t level,
@@ -47,7 +52,14 @@ searchSpellings(StoreBackend& store, const std::vector<std::string>& components,
       spellingsOf(store, join(prefix), components[level]);
   if (!names)
     return names.takeError();
-  for (const std::string& name : *names) {
+  return searchAmong(store, components, level, *names, prefix, budget);
+}
+
+llvm::Expected<std::optional<FoundStoreFile>>
+searchAmong(StoreBackend& store, const std::vector<std::string>& components, size_t level,
+            const std::vector<std::string>& names, std::vector<std::string>& prefix,
+            size_t& budget) {
+  for (const std::string& name : names) {
     if (budget == 0)
       break;
     prefix.push_back(name);
@@ -65,6 +77,21 @@ searchSpellings(StoreBackend& store, const std::vector<std::string>& components,
   return std::nullopt;
 }
 
+// The spellings of the module name to look under: the name as asked when
+// the store has it so, else (only when allowed) the names of the top
+// level equal to it without regard to case.
+llvm::Expected<std::vector<std::string>>
+moduleSpellings(StoreBackend& store, const std::string& name, bool module_any_case) {
+  llvm::Expected<std::vector<std::string>> under = store.listNames(name);
+  if (!under)
+    return under.takeError();
+  if (!under->empty())
+    return std::vector<std::string>{name};
+  if (!module_any_case)
+    return std::vector<std::string>{};
+  return spellingsOf(store, "", name);
+}
+
 } // namespace
 
 llvm::Expected<std::optional<FoundStoreFile>> statStoreFile(StoreBackend& store,
@@ -80,7 +107,8 @@ llvm::Expected<std::optional<FoundStoreFile>> statStoreFile(StoreBackend& store,
 }
 
 llvm::Expected<std::optional<FoundStoreFile>>
-findStoreFile(StoreBackend& store, const std::vector<std::string>& components) {
+findStoreFile(StoreBackend& store, const std::vector<std::string>& components,
+              bool module_any_case) {
   std::string asked = join(components);
   if (components.empty() || !isSafeRelativePath(asked))
     return std::nullopt;
@@ -98,9 +126,13 @@ findStoreFile(StoreBackend& store, const std::vector<std::string>& components) {
     }
   }
 
+  llvm::Expected<std::vector<std::string>> modules =
+      moduleSpellings(store, components[0], module_any_case);
+  if (!modules)
+    return modules.takeError();
   std::vector<std::string> prefix;
   size_t budget = kMaxSpellings;
-  return searchSpellings(store, components, 0, prefix, budget);
+  return searchAmong(store, components, 0, *modules, prefix, budget);
 }
 
 } // namespace dumpsyms

@@ -181,10 +181,13 @@ TEST_F(DownloadServiceTest, BreakpadPathAndItsSpellings) {
   response = get(std::string("/app.pdb/") + llvm::StringRef(kPdbId).lower() + "/app.sym");
   EXPECT_EQ(response.status, 200);
   EXPECT_EQ(body(response), kAppSym);
-  // Every component in another case (SSQP clients lower-case all).
-  response = get(std::string("/APP.PDB/") + llvm::StringRef(kPdbId).lower() + "/App.Sym");
+  // The id and the file name in another case.
+  response = get(std::string("/app.pdb/") + llvm::StringRef(kPdbId).lower() + "/App.Sym");
   EXPECT_EQ(response.status, 200);
   EXPECT_EQ(body(response), kAppSym);
+  // A .sym's module name is matched as asked (Breakpad's clients send it as
+  // the module has it; a miss must not list the store's top level).
+  EXPECT_EQ(get(std::string("/APP.PDB/") + kPdbId + "/app.sym").status, 404);
   // Missing: 404 with one line, never 403.
   for (const char* path : {"/app.pdb/0000/app.sym", "/nothing/ID/nothing.sym", "/", "/a/b",
                            "/../app.pdb/x", "/app.pdb/../app.pdb", "/.build-id/ab/cd",
@@ -271,7 +274,7 @@ TEST_F(DownloadServiceTest, CodeIdRedirects) {
   put(debug_path, kAppSym);
   put("app.exe/5F3A1B2C4000/app.exe.sym", kAppSym); // the code-id index entry (a copy)
   for (const char* path : {"/app.exe/5F3A1B2C4000/app.exe.sym", "/app.exe/5F3A1B2C4000/app.sym",
-                           "/app.exe/5f3a1b2c4000/app.sym", "/APP.EXE/5f3a1b2c4000/APP.EXE.sym"}) {
+                           "/app.exe/5f3a1b2c4000/app.sym", "/app.exe/5f3a1b2c4000/APP.EXE.sym"}) {
     ServerResponse response = get(path);
     EXPECT_EQ(response.status, 302) << path;
     EXPECT_EQ(response.route, "code-id") << path;
@@ -351,6 +354,10 @@ TEST_F(DownloadServiceTest, DebuginfodAndSsqp) {
   response = get("/app.exe/5f3a1b2c4000/app.exe");
   EXPECT_EQ(response.status, 200);
   EXPECT_EQ(body(response), "pe bytes");
+  // Where the name as asked is a module of the store, other spellings are
+  // not looked for.
+  put("app.exe/5F3A1B2C4000/other", "x");
+  EXPECT_EQ(get("/app.exe/5f3a1b2c4000/app.exe").status, 404);
   EXPECT_EQ(get("/app.pdb/" + std::string(kPdbId) + "/app.pd_").status, 404);
 }
 
