@@ -18,11 +18,11 @@ over loopback, each answer judged by an independent tool:
 - gdb on the stripped program with `set debuginfod enabled on` names the
   function and line as gdb on the unstripped program does; lldb-19 with its
   debuginfod symbol locator too, where lldb can here.
-- dump_syms --symbol-server (SSQP paths) dumps a PE whose PDB only the
-  server has into the same file as the PE and PDB side by side; the PDB and
-  PE are fetched in lower case as SSQP clients ask."""
+- dump_syms --symbol-server (SSQP paths), and _NT_SYMBOL_PATH=srv*CACHE*URL,
+  dump a PE whose PDB only the server has into the same file as the PE and
+  PDB side by side; the PDB and PE are fetched in lower case as SSQP clients
+  ask."""
 import filecmp
-import gzip
 import json
 import os
 import re
@@ -404,6 +404,13 @@ def check_ssqp(args, report, tmp, url, curl, pe_stem):
                     f"{'same' if got.stdout == want.stdout else 'other'} file: {got.stderr.strip()[:300]}")
     else:
         report.note(f"dump_syms --symbol-server: the PDB fetched, {len(got.stdout)} bytes as beside the PE")
+    # Microsoft's own spelling of the same server: srv*CACHE*URL.
+    nt_env = dict(env, _NT_SYMBOL_PATH=f"srv*{os.path.join(tmp, 'nt-cache')}*{url}",
+                  XDG_CACHE_HOME=os.path.join(tmp, "ssqp-cache-nt"))
+    got = sh(args.dump_syms, hidden, env=nt_env)
+    if got.returncode != 0 or got.stdout != want.stdout:
+        report.fail(f"_NT_SYMBOL_PATH=srv*...*{url}: exit {got.returncode}, "
+                    f"{'same' if got.stdout == want.stdout else 'other'} file: {got.stderr.strip()[:300]}")
     header = want.stdout.splitlines()[:2]
     debug_id = header[0].split()[3]
     code_id = header[1].split()[2]
