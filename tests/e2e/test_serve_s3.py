@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""Two `symstore serve s3://BUCKET/PREFIX` servers over one s3rver bucket
+answer alike, and alike with the directory the store came from.
+
+The crash program of the stack-walk test (gcc, its library crashing) and
+its libraries go into a store (`symstore add`), which `symstore upload
+--protocol s3` sends to s3rver. Two servers, A and B, each with its own
+cache directory, serve the bucket:
+- every .sym file of the directory, fetched from A and from B, is the
+  directory's bytes; so is it with the debug id in lower case, gzip-encoded
+  (gunzipped here), and a byte range of it (sliced here); HEAD, ETag and
+  Last-Modified agree between the servers, and A's ETag gets a 304 from B;
+- paths that are not in the store are 404 on both (never 403);
+- a .sym file PUT through A is in the bucket at the store's own path
+  (s3rver's own listing) and served by B; the same bytes again through B are
+  a no-op, other bytes through B are refused with 409 and leave the bucket
+  as it was; a file changed in the bucket behind the servers' backs (a new
+  ETag) is served new by both: no server keeps a stale copy;
+- `symtool stackwalk --symbols-url B` over gdb's core of the crash gives
+  the same walk as `symtool stackwalk --store DIRECTORY`."""
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import urllib.parse
+
+import test_stackwalk as walk
+import upload_servers as servers
+from common import Report, arguments, require_shared
+from serve_process import ServeProcess
+
+# Beside the crash program: corpus binaries of other compilers and
+# architectures (the shared corpus), so that the bucket holds more than one
+# kind of module.
+CORPUS = ["cprog.clang19.g-O2", "cxxprog.gcc12.g-O2", "crashchain-free.clang19.aarch64",
+          "crashchain-free.clang19.riscv64", "cprog.gcc12.m32-g-O2"]
+TOKEN = "s3servetokenQ7Z"
+BUCKET, PREFIX = "symbols", "release/1.0"
+
+
+def sh(*argv, **kw):
+    kw.setdefault("timeout", 300)
+    return subprocess.run(list(argv), capture_output=True, **kw)
+
+
+def aws_environment(endpoint=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k != "SYMSTORE_TOKEN"}
+    env.update(AWS_ACCESS_KEY_ID=servers.S3RVER_KEY, AWS_SECRET_ACCESS_KEY=servers.S3RVER_SECRET,
+               AWS_REGION="us-east-1")
+    if endpoint:
+        env["AWS_ENDPOINT_URL"] = endpoint
+    return env
+
+
+def store_files(root):
+    files = {}
+    for directory, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in names:
+            if name.endswith(".sym"):
+                full = os.path.join(directory, name)
+                with open(full, "rb") as fh:
+                    files[os.path.relpath(full, root)] = fh.read()
+    return files
+
+
+def url_path(relative):
+    return "/" + urllib.parse.quote(relative)
+
+
+def lower_id(relative):
+    name, debug_id, file = relative.split("/")
+    return f"{name}/{debug_id.lower()}/{file}"
+
+
+def main():
+    args = arguments(lambda p: (p.add_argument("--symstore", required=True),
+                                p.add_argument("--symtool", required=True),
+                                p.add_argument("--s3rver", required=True)))
+    require_shared(args)
+    report = Report("serve over s3")
+    with tempfile.TemporaryDirectory() as tmp:
+        run(args, report, tmp)
+    report.finish()
+
+
+def run(args, report, tmp):
+    directory = walk.build(tmp, "gcc", "-fno-omit-frame-pointer")
+    core = os.path.join(directory, "gcore.lib")
+    walk.gdb_oracle(directory, core, os.path.join(directory, "gdb.lib.json"), "lib")
+    corpus = os.path.join(tmp, "corpus")
+    os.makedirs(corpus)
+    for binary in CORPUS:
+        shutil.copy(os.path.join(args.shared, "corpus", "bin", binary), corpus)
+    store = os.path.join(tmp, "store")
+    for release in (directory, corpus):
+        p = sh(args.symstore, "add", store, release, "-q", text=True)
+        if p.returncode != 0:
+            report.fail(f"symstore add {release}: {p.stderr.strip()}")
+            return
+    files = store_files(store)
+    if len(files) < 3 + len(CORPUS):
+        report.fail(f"symstore add made {len(files)} .sym files: {sorted(files)}")
+        return
+    tokens = os.path.join(tmp, "tokens")
+    with open(tokens, "w") as fh:
+        fh.write(f"# the test's one token\n{TOKEN} upload download\n")
+
+    with servers.S3rver(args.s3rver, BUCKET) as s3:
+        location = f"s3://{BUCKET}/{PREFIX}"
+        p = sh(args.symstore, "upload", store, "--to", location, "--protocol", "s3", "--endpoint", s3.url,
+               env=aws_environment(), text=True, stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            report.fail(f"symstore upload --protocol s3: exit {p.returncode}: {p.stderr.strip()[-800:]}")
+            return
+        in_bucket = {k[len(PREFIX) + 1:] for k in s3.keys() if k.startswith(PREFIX + "/")}
+        if in_bucket != set(files):
+            report.fail(f"the bucket holds {sorted(in_bucket)[:4]}…, the store {sorted(files)[:4]}…")
+            return
+        # A by --endpoint, B by AWS_ENDPOINT_URL: the two ways the endpoint is given.
+        a_args = (location, "--endpoint", s3.url, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-a"))
+        b_args = (location, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-b"))
+        with ServeProcess(args.symstore, *a_args, env=aws_environment()) as a, \
+                ServeProcess(args.symstore, *b_args, env=aws_environment(s3.url)) as b:
+            downloads(report, a, b, files)
+            missing(report, a, b, files)
+            uploads(report, args, tmp, s3, a, b, files)
+            stackwalk(report, args, tmp, core, store, b)
+            for name, server in (("A", a), ("B", b)):
+                errors = [line for line in server.access_lines()
+                          if len(line.split()) > 4 and line.split()[4].startswith("5")]
+                if errors:
+                    report.fail(f"server {name} answered 5xx: {errors[:3]}")
+        for name, server in (("A", a), ("B", b)):
+            if server.returncode != 0:
+                report.fail(f"server {name} exited with {server.returncode} on SIGTERM: {server.log()[-600:]}")
+
+
+def downloads(report, a, b, files):
+    checked = 0
+    for relative, data in sorted(files.items()):
+        answers = {}
+        for name, server in (("A", a), ("B", b)):
+            for form in (relative, lower_id(relative)):
+                status, headers, body = server.request("GET", url_path(form))
+                if status != 200 or body != data:
+                    report.fail(f"{name} GET {form}: HTTP {status}, {len(body)} bytes, want the store's "
+                                f"{len(data)} bytes")
+                    continue
+                checked += 1
+            status, headers, body = server.request("HEAD", url_path(relative))
+            answers[name] = (status, headers.get("etag"), headers.get("last-modified"),
+                             headers.get("content-length"))
+            status, headers, body = server.request("GET", url_path(relative), headers={"Accept-Encoding": "gzip"})
+            if status != 200 or headers.get("content-encoding") != "gzip" or gzip.decompress(body) != data:
+                report.fail(f"{name} GET {relative} with gzip: HTTP {status}, {headers.get('content-encoding')}")
+            start, end = len(data) // 3, len(data) // 3 + 99
+            status, headers, body = server.request("GET", url_path(relative), headers={"Range": f"bytes={start}-{end}"})
+            if status != 206 or body != data[start:end + 1]:
+                report.fail(f"{name} GET {relative} bytes {start}-{end}: HTTP {status}, {len(body)} bytes")
+        if answers["A"] != answers["B"] or answers["A"][0] != 200 or answers["A"][3] != str(len(data)):
+            report.fail(f"HEAD {relative}: A {answers['A']}, B {answers['B']}")
+            continue
+        etag = answers["A"][1]
+        status, _, body = b.request("GET", url_path(relative), headers={"If-None-Match": etag})
+        if status != 304 or body:
+            report.fail(f"B GET {relative} with A's ETag {etag}: HTTP {status}, {len(body)} bytes, want 304")
+    report.note(f"{len(files)} .sym files, {checked} GETs of them by both servers byte-identical to the store")
+
+
+def missing(report, a, b, files):
+    some = sorted(files)[0]
+    name, debug_id, file = some.split("/")
+    paths = [f"/nosuch.so/{debug_id}/nosuch.so.sym",             # no such module
+             f"/{name}/{'0' * len(debug_id)}/{file}",            # no such id
+             f"/{name}/{debug_id}/{file[:-4]}.other.sym",        # no such file
+             f"/{name}/{debug_id}/",                             # a directory
+             "/buildid/0123456789abcdef0123456789abcdef01234567/debuginfo"]
+    for path in paths:
+        got = [server.request("GET", path)[0] for server in (a, b)]
+        if got != [404, 404]:
+            report.fail(f"GET {path}: A {got[0]}, B {got[1]}, want 404 from both")
+    report.note(f"{len(paths)} missing paths: 404 from both")
+
+
+def dump(args, binary, out):
+    p = sh(args.dump_syms, binary, "--output", out, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"dump_syms {binary}: {p.stderr.strip()}")
+    with open(out, "rb") as fh:
+        data = fh.read()
+    fields = data.split(b"\n", 1)[0].decode().split(" ")
+    return f"{fields[4]}/{fields[3]}/{fields[4]}.sym", data
+
+
+def uploads(report, args, tmp, s3, a, b, files):
+    # A program not in the store: built here, dumped, PUT through A.
+    source = os.path.join(tmp, "extra.c")
+    with open(source, "w") as fh:
+        fh.write("int extra_function(int x) { return x * 3; }\nint main(void) { return extra_function(2); }\n")
+    binary = os.path.join(tmp, "extra")
+    sh("gcc", "-g", "-O1", "-o", binary, source, check=True)
+    relative, data = dump(args, binary, os.path.join(tmp, "extra.sym"))
+    auth = {"Auth-Token": TOKEN}
+    status, _, body = a.request("PUT", url_path(relative), body=data, headers=auth)
+    if status not in (200, 201):
+        report.fail(f"A PUT {relative}: HTTP {status}: {body[:200]!r}")
+        return
+    if s3.get(f"{PREFIX}/{relative}") != data:
+        report.fail(f"A PUT {relative}: the bucket has no such object at {PREFIX}/{relative}")
+    status, _, body = b.request("GET", url_path(relative))
+    if status != 200 or body != data:
+        report.fail(f"B GET {relative} after A's PUT: HTTP {status}, {len(body)} bytes")
+    status, _, body = b.request("PUT", url_path(relative), body=data, headers=auth)
+    if status not in (200, 201, 204):
+        report.fail(f"B PUT of the same bytes again: HTTP {status}: {body[:200]!r}")
+    other = data + b"PUBLIC fffff0 0 added_by_the_test\n"
+    status, _, body = b.request("PUT", url_path(relative), body=other, headers=auth)
+    if status != 409 or b"\n" in body.rstrip(b"\n"):
+        report.fail(f"B PUT of other bytes: HTTP {status}: {body[:200]!r}, want 409 and one line")
+    if s3.get(f"{PREFIX}/{relative}") != data:
+        report.fail("B PUT of other bytes changed the bucket")
+
+    # Behind the servers' backs: the object changes in the bucket; both
+    # serve the new bytes (each had the old one cached).
+    for server in (a, b):
+        server.request("GET", url_path(relative))
+    status, _ = s3.request("PUT", f"/{BUCKET}/{PREFIX}/" + urllib.parse.quote(relative), other)
+    if status != 200:
+        report.fail(f"s3rver PUT: HTTP {status}")
+        return
+    for name, server in (("A", a), ("B", b)):
+        status, _, body = server.request("GET", url_path(relative))
+        if status != 200 or body != other:
+            report.fail(f"{name} GET {relative} after the bucket changed: HTTP {status}, "
+                        f"{'the old bytes' if body == data else f'{len(body)} bytes'}")
+    report.note("a PUT through A served by B; the same bytes a no-op, other bytes 409; "
+                "a changed object served new by both")
+
+
+def differ(local, remote, where):
+    """(where, local value, remote value) of every difference of two JSON values."""
+    if isinstance(local, dict) and isinstance(remote, dict):
+        for key in sorted(set(local) | set(remote)):
+            yield from differ(local.get(key), remote.get(key), f"{where}.{key}")
+    elif isinstance(local, list) and isinstance(remote, list) and len(local) == len(remote):
+        for i, (x, y) in enumerate(zip(local, remote)):
+            yield from differ(x, y, f"{where}[{i}]")
+    elif local != remote:
+        yield where, local, remote
+
+
+def stackwalk(report, args, tmp, core, store, server):
+    def walk_json(*flags):
+        p = sh(args.symtool, "stackwalk", "--json", *flags, core, text=True)
+        if p.returncode != 0:
+            report.fail(f"symtool stackwalk {' '.join(flags)}: exit {p.returncode}: {p.stderr.strip()[-600:]}")
+            return None
+        return json.loads(p.stdout)
+
+    local = walk_json("--store", store)
+    cache = os.path.join(tmp, "walk-cache")
+    remote = walk_json("--symbols-url", server.url, "--symbols-cache", cache)
+    if local is None or remote is None:
+        return
+    # Where each module's symbols were read differs, and only that: the
+    # store's path, and the same relative path in the fetch cache.
+    for walked, root in ((local, store), (remote, cache)):
+        for module in walked.get("modules", []):
+            if module.get("symbol_file"):
+                module["symbol_file"] = os.path.relpath(module["symbol_file"], root)
+    differences = list(differ(local, remote, "walk"))
+    for where, mine, theirs in differences[:10]:
+        report.fail(f"stackwalk over B differs from the directory's at {where}: "
+                    f"{json.dumps(theirs)[:200]} vs {json.dumps(mine)[:200]}")
+    if differences:
+        return
+    frames = sum(len(t.get("frames", [])) for t in local.get("threads", []))
+    report.note(f"stackwalk over B equals the walk over the directory ({frames} frames)")
+    shutil.rmtree(cache, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
