@@ -48,6 +48,22 @@ std::string readModuleLine(const std::string& path, StoredSymbolFile& file) {
   return "";
 }
 
+// Whether a file that is not a symbol file is one `symstore add
+// --keep-binaries` kept beside a module's symbol file (store/layout.h): an
+// executable, debug file, PDB or PE at <name>/<ID>/<file>, in a directory
+// that holds a .sym (the module's, or its code-id link). A file elsewhere
+// is still a problem: it is no part of the store.
+bool isKeptBesideSymbols(const std::string& relative_path, const std::string& path) {
+  if (std::count(relative_path.begin(), relative_path.end(), '/') != 2)
+    return false;
+  std::error_code error;
+  for (llvm::sys::fs::directory_iterator it(llvm::sys::path::parent_path(path), error), end;
+       it != end && !error; it.increment(error))
+    if (llvm::sys::path::filename(it->path()).ends_with(".sym"))
+      return true;
+  return false;
+}
+
 } // namespace
 
 llvm::Expected<StoreListing> listStore(const std::string& root) {
@@ -74,6 +90,8 @@ llvm::Expected<StoreListing> listStore(const std::string& root) {
     if (isSymbolIndexPath(file.relative_path))
       continue; // a symbol file's lookup index
     if (!llvm::StringRef(file.relative_path).ends_with(".sym")) {
+      if (isKeptBesideSymbols(file.relative_path, file.path))
+        continue;
       listing.problems.push_back(file.path + ": not a symbol file (no .sym name)");
       continue;
     }

@@ -230,6 +230,20 @@ def main():
         report.note(f"{len(files)} kept files and {len(entries)} .build-id entries checked "
                     f"against readelf, llvm-readobj and cmp")
 
+        # The kept files are no symbol files: uploads pass over them, and
+        # still send every .sym (the code-id links are not listed).
+        syms = sorted(os.path.relpath(os.path.join(root, name), store)
+                      for root, _dirs, names in os.walk(store) for name in names
+                      if name.endswith(".sym") and not os.path.islink(os.path.join(root, name))
+                      and not os.path.relpath(root, store).startswith("."))
+        p = subprocess.run([args.symstore, "upload", store, "--to", "http://127.0.0.1:9/",
+                            "--dry-run"], capture_output=True, text=True, timeout=120)
+        listed_syms = sorted(line.split()[0] for line in p.stdout.splitlines() if line.strip())
+        if p.returncode != 0 or listed_syms != syms:
+            report.fail(f"symstore upload --dry-run of the store (exit {p.returncode}) lists "
+                        f"{listed_syms}, expected {syms}: {p.stderr.strip()}")
+        report.note(f"upload --dry-run lists the {len(syms)} .sym files and no kept file")
+
         # Again: nothing copied, nothing rewritten.
         before = snapshot(store)
         again = symstore_add(args, store, release, "--keep-binaries", "--debug-dir", debug_dir,

@@ -129,6 +129,35 @@ TEST(StoreLayout, NullDebugIdsAreFiledByCodeId) {
   llvm::sys::fs::remove_directories(dir);
 }
 
+// Binaries kept beside the symbol files (--keep-binaries) are not symbol
+// files and no problem; a foreign file is still one.
+TEST(StoreListing, KeptBinariesArePassedOver) {
+  std::string dir = makeTemporaryDirectory();
+  ASSERT_FALSE(llvm::sys::fs::create_directories(dir + "/app/ID0"));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(dir + "/app.exe/5F3A1B2C4000"));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(dir + "/.build-id/ab"));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(dir + "/other/ID1"));
+  std::ofstream(dir + "/app/ID0/app.sym") << "MODULE Linux x86_64 ID0 app\n";
+  std::ofstream(dir + "/app/ID0/app") << "\x7f"
+                                         "ELF";
+  std::ofstream(dir + "/app/ID0/app.debug") << "\x7f"
+                                               "ELF";
+  std::ofstream(dir + "/.build-id/ab/cdef") << "executable app/ID0/app\n";
+  ASSERT_FALSE(llvm::sys::fs::create_link("../../app/ID0/app.sym",
+                                          dir + "/app.exe/5F3A1B2C4000/app.exe.sym"));
+  std::ofstream(dir + "/app.exe/5F3A1B2C4000/app.exe") << "MZ";
+  std::ofstream(dir + "/other/ID1/foreign.bin") << "x";
+  std::ofstream(dir + "/stray") << "x";
+  auto listing = listStore(dir);
+  ASSERT_TRUE(bool(listing));
+  ASSERT_EQ(listing->files.size(), 1u);
+  EXPECT_EQ(listing->files[0].relative_path, "app/ID0/app.sym");
+  ASSERT_EQ(listing->problems.size(), 2u);
+  EXPECT_NE(listing->problems[0].find("foreign.bin"), std::string::npos);
+  EXPECT_NE(listing->problems[1].find("stray"), std::string::npos);
+  llvm::sys::fs::remove_directories(dir);
+}
+
 TEST(AtomicFile, WritesWholeFileAndLeavesNoTemporary) {
   std::string dir = makeTemporaryDirectory();
   std::string path = dir + "/out.sym";
