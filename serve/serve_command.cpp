@@ -4,6 +4,7 @@
 #include "http_server/http_server.h"
 #include "http_server/listen_address.h"
 #include "ingest/upload_service.h"
+#include "limits/input_limits.h"
 #include "serve/access_log.h"
 #include "serve/metrics.h"
 #include "serve/symbol_service.h"
@@ -20,9 +21,6 @@
 namespace dumpsyms {
 namespace {
 
-// The largest body a request may carry unless --max-upload says otherwise:
-// a whole release's symbol files in one Tecken zip.
-constexpr uint64_t kDefaultMaxUpload = uint64_t(2) << 30;
 // How long a stop waits for the requests in flight.
 constexpr std::chrono::seconds kStopGrace{30};
 
@@ -90,7 +88,7 @@ int runServe(const ServeOptions& options) {
     return fail("--private needs --tokens FILE (no download could be allowed)");
   }
 
-  uint64_t max_upload = kDefaultMaxUpload;
+  uint64_t max_upload = limits::kMaxUploadBody; // unless --max-upload says otherwise
   if (!options.max_upload.empty()) {
     auto parsed = parseByteSize(options.max_upload);
     if (!parsed)

@@ -109,30 +109,42 @@ int main(int argc, char** argv) {
                "clients, and take uploads");
   serve_command->add_option("STORE", serve.store, "the store: a directory, or s3://BUCKET[/PREFIX]")
       ->required();
-  serve_command->add_option("--listen", serve.listen,
-                            "HOST:PORT to listen on ([ADDRESS]:PORT for IPv6; port 0: any free "
-                            "port; default: 127.0.0.1:8080)");
-  serve_command->add_option("--tokens", serve.tokens_file,
-                            "FILE of tokens, one a line with its permissions: TOKEN upload "
-                            "download (uploads need one)");
+  serve_command
+      ->add_option("--listen", serve.listen,
+                   "where to listen ([ADDRESS]:PORT for IPv6; port 0: any free port; default: "
+                   "127.0.0.1:8080)")
+      ->option_text("HOST:PORT");
+  serve_command
+      ->add_option("--tokens", serve.tokens_file,
+                   "tokens, one a line with its permissions: TOKEN upload download (uploads "
+                   "need one)")
+      ->option_text("FILE");
   serve_command->add_flag("--private", serve.private_downloads,
                           "downloads need a token with the download permission too");
   serve_command->add_flag("--replace", serve.replace,
                           "an upload with other bytes for a file the store has replaces it "
                           "(default: 409)");
-  serve_command->add_option("--endpoint", serve.endpoint,
-                            "s3: the service URL (default: AWS_ENDPOINT_URL, else AWS)");
+  serve_command
+      ->add_option("--endpoint", serve.endpoint,
+                   "s3: the service URL (default: AWS_ENDPOINT_URL, else AWS)")
+      ->option_text("URL");
   serve_command->add_option("--threads", serve.threads, "server threads (default: one per core)")
-      ->check(CLI::Range(0, 1024));
-  serve_command->add_option("--cache-dir", serve.cache_dir,
-                            "where gzip variants and S3 objects are kept (default: "
-                            "$XDG_CACHE_HOME/symstore/serve)");
-  serve_command->add_option("--max-upload", serve.max_upload,
-                            "the largest request body, SIZE (512K, 100M, 2G; default: 2G)");
+      ->check(CLI::Range(0, 1024))
+      ->option_text("N");
+  serve_command
+      ->add_option("--cache-dir", serve.cache_dir,
+                   "where gzip variants and S3 objects are kept (default: "
+                   "$XDG_CACHE_HOME/symstore/serve)")
+      ->option_text("DIR");
+  serve_command
+      ->add_option("--max-upload", serve.max_upload,
+                   "the largest request body: 512K, 100M, 2G (default: 4G)")
+      ->option_text("SIZE");
   serve_command
       ->add_option("--timeout", serve.timeout_seconds,
                    "seconds a client may stay idle, mid-request or between requests (default: 30)")
-      ->check(CLI::Range(1, 86400));
+      ->check(CLI::Range(1, 86400))
+      ->option_text("SECONDS");
   serve_command->add_flag("-q,--quiet", serve.quiet, "no access log on standard error");
 
   // The child process of `add`: one binary into the store, a JSON report on stdout.
