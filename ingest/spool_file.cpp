@@ -22,7 +22,7 @@ llvm::Expected<SpoolFile> SpoolFile::create(const std::string& directory) {
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
     return llvm::createStringError("cannot create the spool directory " + directory + ": " +
                                    error.message());
-  std::string pattern = directory + "/upload-XXXXXX";
+  std::string pattern = directory + "/ingest-XXXXXX";
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   int fd = ::mkostemp(name.data(), O_CLOEXEC);

@@ -19,6 +19,8 @@ Target targetNamed(const std::string& name) {
       {"dwarf_sections", dwarfSections},
       {"pdb", pdb},
       {"pe", pe},
+      {"upload_zip", uploadZip},
+      {"upload_checks", uploadChecks},
       {"http_answers", httpAnswers},
       {"minidump", minidump},
       {"microdump", microdump},

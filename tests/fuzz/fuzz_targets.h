@@ -38,7 +38,9 @@ int microdump(const uint8_t* data, size_t size);      // microdumps in a log and
 int windowsSymbols(const uint8_t* data, size_t size); // cabinets, file.ptr, _NT_SYMBOL_PATH
 int omap(const uint8_t* data, size_t size);           // OMAP tables and a module mapped by them
 int symbolIndex(const uint8_t* data, size_t size);    // a symbol file's binary index and lookups
-int macho(const uint8_t* data, size_t size);          // Mach-O files, universal ones, compact unwind
+int macho(const uint8_t* data, size_t size);        // Mach-O files, universal ones, compact unwind
+int uploadZip(const uint8_t* data, size_t size);    // a Tecken upload's zip, with its caps
+int uploadChecks(const uint8_t* data, size_t size); // an upload's path and .sym checks
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);

@@ -18,15 +18,19 @@ Memory64List, lldb's 720-byte contexts) and of an x86 thread in a PE
 module (STACK WIN's path); microdump the microdumps
 tests/e2e/core_to_microdump.py writes of the x86_64 and arm64 cores, as
 bare lines and as logcat's brief (with other programs' lines) and
-threadtime forms.
+threadtime forms; upload_zip Tecken zips (good ones, and a zip-slip, a
+symlink entry, a small bomb, a misfiled entry), upload_checks a request
+path or completion line followed by a .sym's text.
 
 make_seeds.py OUT_DIR [TARGET...]  writes OUT_DIR/<target>/... (every
 target when none is named)."""
+import io
 import os
 import struct
 import subprocess
 import sys
 import tempfile
+import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "..", "fixtures", "core", "walk_lib.c")
@@ -169,6 +173,64 @@ HTTP_ANSWERS = {
 }
 
 
+UPLOAD_SYM = ("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 libfoo.so\n"
+              "INFO CODE_ID 67452301EFCDAB8967452301EFCDAB89\n"
+              "FILE 0 /src/foo.c\n"
+              "FUNC 1000 10 0 foo\n"
+              "1000 10 7 0\n"
+              "PUBLIC 2000 0 bar\n"
+              "STACK CFI INIT 1000 10 .cfa: $rsp 8 + .ra: .cfa -8 + ^\n")
+UPLOAD_PATH = "libfoo.so/0123456789ABCDEF0123456789ABCDEF0/libfoo.so.sym"
+WINDOWS_SYM = ("MODULE windows x86_64 FEDCBA98765432100123456789ABCDEF1 foo.pdb\n"
+               "INFO CODE_ID 5F3A1B2C1000 foo.dll\n"
+               "PUBLIC 1000 0 main\n")
+WINDOWS_PATH = "foo.pdb/FEDCBA98765432100123456789ABCDEF1/foo.sym"
+
+
+def upload_zip(entries):
+    """entries: (name, text, symlink)"""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, text, symlink in entries:
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            if symlink:
+                info.create_system = 3
+                info.external_attr = 0o120777 << 16
+            z.writestr(info, text)
+    return out.getvalue()
+
+
+UPLOAD_ZIPS = {
+    "two-modules": [(UPLOAD_PATH, UPLOAD_SYM, False), (WINDOWS_PATH, WINDOWS_SYM, False)],
+    "directory-entries": [("libfoo.so/", "", False), (UPLOAD_PATH, UPLOAD_SYM, False)],
+    "zip-slip": [("../../" + UPLOAD_PATH, UPLOAD_SYM, False)],
+    "symlink": [(UPLOAD_PATH, "/etc/passwd", True)],
+    "bomb": [(UPLOAD_PATH, UPLOAD_SYM + "\n" * (2 << 20), False)],
+    "misfiled": [("libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so.sym", UPLOAD_SYM, False)],
+}
+
+UPLOAD_CHECKS = {
+    "put-path": UPLOAD_PATH + "\n" + UPLOAD_SYM,
+    "windows-path": WINDOWS_PATH + "\n" + WINDOWS_SYM,
+    "null-id": "app.exe/5F3A1B2C4000/app.exe.sym\nMODULE windows x86_64 " + "0" * 33 +
+               " app.exe\nINFO CODE_ID 5F3A1B2C4000 app.exe\nPUBLIC 1000 0 main\n",
+    "traversal": "libfoo.so/../../x.sym\n" + UPLOAD_SYM,
+    "completion": '{ symbol_id: {debug_file: "libfoo.so", debug_id: "0123456789ABCDEF0123456789ABCDEF0" }, '
+                  'symbol_upload_type: "BREAKPAD" }\n' + UPLOAD_SYM,
+    "v2-paths": "v1/symbols/libfoo.so/0123456789ABCDEF0123456789ABCDEF0:checkStatus\n" + UPLOAD_SYM,
+}
+
+
+def upload_seeds(out):
+    for name, entries in UPLOAD_ZIPS.items():
+        with open(os.path.join(out, "upload_zip", name + ".zip"), "wb") as fh:
+            fh.write(upload_zip(entries))
+    for name, text in UPLOAD_CHECKS.items():
+        with open(os.path.join(out, "upload_checks", name), "w") as fh:
+            fh.write(text)
+
+
 def minidump_seeds(out, library):
     sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
     import core_to_minidump as writer
@@ -235,9 +297,11 @@ def mingw_builds(tmp):
 def main():
     out = sys.argv[1]
     targets = sys.argv[2:] or ["dump_elf", "dwarf_sections", "core_file", "pdb", "pe", "http_answers",
-                               "minidump", "microdump"]
+                               "minidump", "microdump", "upload_zip", "upload_checks"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
+    if "upload_zip" in targets and "upload_checks" in targets:
+        upload_seeds(out)
     if "http_answers" in targets:
         for name, text in HTTP_ANSWERS.items():
             with open(os.path.join(out, "http_answers", name), "w") as fh:
