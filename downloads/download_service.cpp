@@ -75,6 +75,11 @@ ServerResponse DownloadService::serveStoreFile(const ServerRequest& request,
   if (!*found)
     return notFound(route);
 
+  if (std::optional<ServerResponse> not_modified =
+          notModifiedAnswer(request, (*found)->info.etag, (*found)->info.mtime, cache_dir_)) {
+    not_modified->route = route;
+    return std::move(*not_modified);
+  }
   llvm::Expected<OpenedObject> opened = store_.open((*found)->relative);
   if (!opened)
     return storeFailure(route, opened.takeError());

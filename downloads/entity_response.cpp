@@ -18,7 +18,35 @@ void closeEntity(ServedEntity& entity) {
   entity.fd = -1;
 }
 
+// Whether the answer will be the gzip copy.
+bool wantsGzip(const ServerRequest& request, const std::string& cache_dir) {
+  // A Range is served from the identity bytes (the copy's offsets would
+  // mean nothing to a client resuming a download).
+  return !cache_dir.empty() && request.header("range").empty() &&
+         acceptsGzip(request.header("accept-encoding"));
+}
+
+void addValidators(ServerResponse& response, int64_t mtime) {
+  response.headers.push_back({"Last-Modified", formatHttpDate(mtime)});
+  response.headers.push_back({"Vary", "Accept-Encoding"});
+  response.headers.push_back({"Accept-Ranges", "bytes"});
+}
+
 } // namespace
+
+std::optional<ServerResponse> notModifiedAnswer(const ServerRequest& request,
+                                                const std::string& etag, int64_t mtime,
+                                                const std::string& cache_dir) {
+  std::string variant_etag = gzipVariantEtag(etag);
+  if (!isNotModified(request.header("if-none-match"), request.header("if-modified-since"), etag,
+                     variant_etag, mtime))
+    return std::nullopt;
+  ServerResponse response;
+  response.status = 304;
+  addValidators(response, mtime);
+  response.headers.push_back({"ETag", wantsGzip(request, cache_dir) ? variant_etag : etag});
+  return response;
+}
 
 std::string contentTypeFor(const std::string& relative) {
   return llvm::StringRef(relative).ends_with_insensitive(".sym") ? "text/plain"
@@ -28,26 +56,20 @@ std::string contentTypeFor(const std::string& relative) {
 ServerResponse respondWithEntity(const ServerRequest& request, ServedEntity entity,
                                  const std::string& cache_dir) {
   std::string range_header = request.header("range");
-  // A Range is served from the identity bytes (the copy's offsets would
-  // mean nothing to a client resuming a download).
-  bool gzip =
-      !cache_dir.empty() && range_header.empty() && acceptsGzip(request.header("accept-encoding"));
+  bool gzip = wantsGzip(request, cache_dir);
   std::string variant_etag = gzipVariantEtag(entity.etag);
 
+  if (std::optional<ServerResponse> not_modified =
+          notModifiedAnswer(request, entity.etag, entity.mtime, cache_dir)) {
+    closeEntity(entity);
+    for (auto& header : entity.extra_headers)
+      not_modified->headers.push_back(header);
+    return std::move(*not_modified);
+  }
   ServerResponse response;
-  response.headers.push_back({"Last-Modified", formatHttpDate(entity.mtime)});
-  response.headers.push_back({"Vary", "Accept-Encoding"});
-  response.headers.push_back({"Accept-Ranges", "bytes"});
+  addValidators(response, entity.mtime);
   for (auto& header : entity.extra_headers)
     response.headers.push_back(header);
-
-  if (isNotModified(request.header("if-none-match"), request.header("if-modified-since"),
-                    entity.etag, variant_etag, entity.mtime)) {
-    closeEntity(entity);
-    response.status = 304;
-    response.headers.push_back({"ETag", gzip ? variant_etag : entity.etag});
-    return response;
-  }
   response.headers.push_back({"Content-Type", entity.content_type});
 
   if (gzip) {

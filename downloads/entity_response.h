@@ -8,6 +8,7 @@
 #include "http_server/http_server.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,14 @@ struct ServedEntity {
 // `cache_dir`: where gzip copies are kept; "" serves no gzip.
 ServerResponse respondWithEntity(const ServerRequest& request, ServedEntity entity,
                                  const std::string& cache_dir);
+
+// The 304 answer when the request's If-None-Match or If-Modified-Since
+// holds for an entity of `etag` and `mtime` (its gzip copy's tag counts
+// too); none otherwise. Asked before anything is opened, so that a
+// validated request costs a stat alone (an S3 store: a HEAD, no GET).
+std::optional<ServerResponse> notModifiedAnswer(const ServerRequest& request,
+                                                const std::string& etag, int64_t mtime,
+                                                const std::string& cache_dir);
 
 // text/plain for .sym files, application/octet-stream for anything else.
 std::string contentTypeFor(const std::string& relative);

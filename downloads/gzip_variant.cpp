@@ -10,6 +10,9 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/SHA256.h>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -103,6 +106,33 @@ llvm::Expected<GzipVariant> openCopy(const std::string& path) {
   return GzipVariant{fd, static_cast<uint64_t>(st.st_size)};
 }
 
+// One compression per copy at a time in this process: requests racing for
+// a copy nobody has made yet wait for the first to make it, rather than
+// each compressing the same file (servers sharing a cache directory may
+// still both make it; the rename keeps that harmless).
+class CopyLocks {
+public:
+  std::shared_ptr<std::mutex> forPath(const std::string& path) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    // Entries nobody holds any more are dropped as new ones come.
+    for (auto it = locks_.begin(); it != locks_.end();)
+      it = it->second.use_count() == 1 ? locks_.erase(it) : std::next(it);
+    std::shared_ptr<std::mutex>& lock = locks_[path];
+    if (!lock)
+      lock = std::make_shared<std::mutex>();
+    return lock;
+  }
+
+private:
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<std::mutex>> locks_;
+};
+
+CopyLocks& copyLocks() {
+  static CopyLocks locks;
+  return locks;
+}
+
 } // namespace
 
 std::string gzipVariantEtag(const std::string& etag) {
@@ -126,6 +156,13 @@ llvm::Expected<GzipVariant> gzipVariant(const std::string& cache_dir, const std:
   else
     llvm::consumeError(kept.takeError());
 
+  std::shared_ptr<std::mutex> lock = copyLocks().forPath(copy);
+  std::lock_guard<std::mutex> guard(*lock);
+  // Made while this request waited?
+  if (llvm::Expected<GzipVariant> kept = openCopy(copy))
+    return kept;
+  else
+    llvm::consumeError(kept.takeError());
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
     return llvm::createStringError(std::string(directory) + ": " + error.message());
   llvm::Expected<AtomicFile> file = AtomicFile::create(copy);

@@ -16,6 +16,7 @@
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <thread>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -267,6 +268,35 @@ TEST_F(DownloadServiceTest, ConditionalRangesAndGzip) {
   EXPECT_EQ(response.status, 206);
   EXPECT_EQ(header(response, "Content-Encoding"), "");
   EXPECT_EQ(body(response), text.substr(0, 10));
+}
+
+// Requests racing for a copy nobody has made yet all get the same bytes,
+// and the cache ends with one copy.
+TEST_F(DownloadServiceTest, GzipCopyMadeOnceUnderConcurrency) {
+  std::string text = kAppSym;
+  for (int i = 0; i < 20000; ++i)
+    text += "PUBLIC " + std::to_string(0x2000 + i * 16) + " 0 f" + std::to_string(i) + "\n";
+  put(std::string("app.pdb/") + kPdbId + "/app.sym", text);
+  std::string path = std::string("/app.pdb/") + kPdbId + "/app.sym";
+  service();
+  std::vector<std::string> bodies(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < bodies.size(); ++i)
+    threads.emplace_back([&, i] {
+      ServerResponse response = get(path, {{"accept-encoding", "gzip"}});
+      bodies[i] = header(response, "Content-Encoding") + ":" + body(response);
+    });
+  for (std::thread& thread : threads)
+    thread.join();
+  for (const std::string& one : bodies)
+    EXPECT_EQ(one, bodies[0]);
+  EXPECT_TRUE(llvm::StringRef(bodies[0]).starts_with("gzip:"));
+  size_t files = 0;
+  std::error_code error;
+  for (llvm::sys::fs::recursive_directory_iterator it(cache_dir_, error), end; it != end && !error;
+       it.increment(error))
+    files += it->type() == llvm::sys::fs::file_type::regular_file;
+  EXPECT_EQ(files, 1u);
 }
 
 TEST_F(DownloadServiceTest, CodeIdRedirects) {
