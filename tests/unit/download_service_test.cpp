@@ -4,9 +4,11 @@
 // spellings clients use, 304/206/416/302/404, gzip inflated again by zlib.
 #include "downloads/accept_encoding.h"
 #include "downloads/byte_range.h"
+#include "downloads/code_id_redirect.h"
 #include "downloads/download_routes.h"
 #include "downloads/download_service.h"
 #include "downloads/http_validators.h"
+#include "downloads/symbol_file_header.h"
 #include "store/layout.h"
 #include "store_backend/directory_backend.h"
 #include "tests/support/elf_builder.h"
@@ -102,6 +104,20 @@ TEST(AcceptEncoding, Gzip) {
   EXPECT_FALSE(acceptsGzip("gzip;q=0"));
   EXPECT_FALSE(acceptsGzip("*;q=0.5, gzip;q=0"));
   EXPECT_FALSE(acceptsGzip("br, deflate"));
+}
+
+TEST(CodeIdRedirect, LocationsAndHeaders) {
+  EXPECT_EQ(locationOf("app.pdb/ABC1/app.sym"), "/app.pdb/ABC1/app.sym");
+  // Names with spaces, percent signs or non-ASCII bytes stay one path.
+  EXPECT_EQ(locationOf("my app.pdb/ABC1/50%.sym"), "/my%20app.pdb/ABC1/50%25.sym");
+  EXPECT_EQ(locationOf("\xc3\xa9.so/ID/x?.sym"), "/%C3%A9.so/ID/x%3F.sym");
+  auto header = parseSymbolFileHeader("MODULE windows x86_64 ABC1 my app.pdb\r\nINFO x\n");
+  ASSERT_TRUE(header.has_value());
+  EXPECT_EQ(header->debug_id, "ABC1");
+  EXPECT_EQ(header->debug_file, "my app.pdb");
+  EXPECT_FALSE(parseSymbolFileHeader("MODULE windows x86_64 ABC1").has_value()); // no line end
+  EXPECT_FALSE(parseSymbolFileHeader("MODULE windows x86_64\n").has_value());
+  EXPECT_FALSE(parseSymbolFileHeader("FUNC 0 0 0 f\n").has_value());
 }
 
 // A directory store and a service over it.
