@@ -241,9 +241,21 @@ def check_http(report, store, curl):
             report.fail(f"If-None-Match of another tag: {status}")
 
     # Missing and internal: 404, never 403.
+    # Traversal in every spelling: decoded once by the server, refused by
+    # the path check or naming nothing; a link in the store leading out of
+    # it is absent.
+    secret = os.path.join(os.path.dirname(store), "secret.sym")
+    with open(secret, "w") as fh:
+        fh.write("MODULE Linux x86_64 0 secret\n")
+    os.makedirs(os.path.join(store, "evil", "ID"))
+    os.symlink(secret, os.path.join(store, "evil", "ID", "evil.sym"))
+    os.symlink("../../../secret.sym", os.path.join(store, "evil", "ID", "relative.sym"))
     missing = [f"/{name}/{'0' * 33}/{leaf}", "/nothing/ID/nothing.sym", f"/{name}/{ident}/other.sym",
                "/.build-id/00/11", "/.incoming/x/y", f"/{name}/%2e%2e/{leaf}", "/buildid/00/debuginfo",
-               "/buildid/0011/section/.text", "/a/b/c/d"]
+               "/buildid/0011/section/.text", "/a/b/c/d", "/%2e%2e/%2e%2e/secret.sym",
+               "/%252e%252e/x/secret.sym", "/..%5c..%5c/x/secret.sym", "/%c0%ae%c0%ae/x/secret.sym",
+               "//etc/passwd", "/evil/ID/evil.sym", "/evil/ID/relative.sym", "/evil/id/EVIL.sym",
+               f"/{name}/{ident}/..%2f..%2f{leaf}", f"/{name}/{ident}/%00{leaf}"]
     for path in missing:
         status, _, body = curl(path, "--path-as-is")
         if status != 404 or body.count(b"\n") != 1:
