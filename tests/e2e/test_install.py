@@ -9,20 +9,25 @@ nothing they need may come from there:
   renders with its exit statuses and examples, and names every option
   --help does; every completion offers every option --help names; a
   minidump of a thread in linux-gate.so walked with no store given finds
-  the installed templates.
+  the installed templates; symstore-serve.service passes systemd-analyze
+  verify and its command, with the installed defaults, serves /healthz and
+  stops with status 0 on SIGTERM.
 --mode deb: `cpack` twice (SOURCE_DATE_EPOCH of the commit): byte-identical
   packages; Depends derived by dpkg-shlibdeps (the libraries the programs
   link, with versions); no path of the build or source tree inside; no
-  lintian error; installed into a throwaway root, each tool's --help and a
+  lintian error; /etc/default/symstore-serve a conffile and the service
+  checked as above; installed into a throwaway root, each tool's --help and a
   real dump run from there, and `man dump_syms` shows its page; then the CI
   recipe of the README (packaging/ci/release-symbols.sh) installs the
   package, stores a release and uploads it to nginx on loopback."""
 import os
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import tempfile
+import urllib.request
 
 import core_to_minidump
 from common import Report, arguments
@@ -142,6 +147,57 @@ class Installed:
         if p.stdout.split("\n")[:2] != ["--manifest", "upload"]:
             self.report.fail(f"symstore's completion: {p.stdout!r} {p.stderr!r}")
 
+    def check_service(self, base):
+        """symstore-serve.service and /etc/default/symstore-serve under `base`
+        (the prefix, or the package's root): systemd-analyze verifies the unit,
+        and its command with the package's defaults serves a store and stops
+        on SIGTERM with status 0."""
+        unit = os.path.join(base, "lib", "systemd", "system", "symstore-serve.service")
+        defaults = os.path.join(base, "etc", "default", "symstore-serve")
+        if not os.path.exists(unit) or not os.path.exists(defaults):
+            self.report.fail(f"symstore-serve.service or its defaults not installed under {base}")
+            return
+        text = open(unit).read()
+        symstore = os.path.join(self.root, "bin", "symstore")
+        for needed in ("DynamicUser=yes", "EnvironmentFile=-/etc/default/symstore-serve",
+                       "ExecStart=/usr/bin/symstore serve ${STORE} --listen ${LISTEN} $OPTIONS"):
+            if needed not in text:
+                self.report.fail(f"symstore-serve.service lacks {needed!r}")
+        local = os.path.join(self.tmp, "symstore-serve.service")
+        with open(local, "w") as fh:
+            fh.write(text.replace("/usr/bin/symstore", symstore)
+                     .replace("/etc/default/symstore-serve", defaults))
+        p = subprocess.run(["systemd-analyze", "verify", "--man=no", local], capture_output=True, text=True)
+        if p.returncode != 0 or p.stderr.strip():
+            self.report.fail(f"systemd-analyze verify symstore-serve.service: {p.returncode} {p.stderr[-500:]}")
+        settings = {}
+        for line in open(defaults):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                key, _, value = line.partition("=")
+                settings[key] = value.strip('"')
+        if settings.get("STORE") != "/var/lib/symstore" or settings.get("LISTEN") != "127.0.0.1:8080":
+            self.report.fail(f"/etc/default/symstore-serve: {settings}")
+        store = os.path.join(self.tmp, "service-store")
+        os.makedirs(store, exist_ok=True)
+        # The unit's command line, with the defaults but a store and port of the test's.
+        argv = [symstore, "serve", store, "--listen", "127.0.0.1:0", *settings.get("OPTIONS", "").split()]
+        with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+            first = proc.stdout.readline().strip()
+            match = re.fullmatch(r"listening on http://127\.0\.0\.1:(\d+)", first)
+            answer = ""
+            if match:
+                with urllib.request.urlopen(f"http://127.0.0.1:{match.group(1)}/healthz", timeout=10) as r:
+                    answer = r.read().decode()
+            proc.send_signal(signal.SIGTERM)
+            try:
+                code = proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = None
+        if not match or answer != "ok\n" or code != 0:
+            self.report.fail(f"the service's command: first line {first!r}, /healthz {answer!r}, exit {code}")
+
     def check_bundled_templates(self):
         """An x86 thread in linux-gate.so, walked with no store: the
         installed templates name its function."""
@@ -181,6 +237,7 @@ def check_prefix(args, report, tmp, build):
         check_no_tree_paths(report, prefix, [SOURCE, build])
     installed.check_layout()
     installed.check_tools(fixture_binary(args, tmp))
+    installed.check_service(prefix)
     installed.check_manuals()
     installed.check_bundled_templates()
     report.note(f"installed into a prefix: {len(TOOLS)} tools, their man pages and completions, "
@@ -209,7 +266,8 @@ def check_deb(args, report, tmp, build):
     control = subprocess.run(["dpkg-deb", "-f", first, "Depends", "Package", "Version"], capture_output=True,
                              text=True).stdout
     depends = re.search(r"^Depends: (.*)$", control, re.M)
-    wanted = ["libc6", "libstdc++6", "libcurl4", "libzip4", "libisal2", "libmspack0", "libzstd1", "liblzma5"]
+    wanted = ["libc6", "libstdc++6", "libcurl4", "libzip4", "libisal2", "libmspack0", "libzstd1", "liblzma5",
+              "libmicrohttpd12"]
     if not depends or any(not re.search(rf"(^|, ){re.escape(w)} \(>= [^)]+\)", depends.group(1)) for w in wanted):
         report.fail(f"Depends: {depends.group(1) if depends else control!r}, want versioned {wanted}")
     root = os.path.join(tmp, "root")
@@ -224,6 +282,10 @@ def check_deb(args, report, tmp, build):
         report.fail(f"lintian: {errors[:10]}")
     installed = Installed(report, os.path.join(root, "usr"), [SOURCE, build], tmp)
     installed.check_layout()
+    installed.check_service(root)
+    conffiles = subprocess.run(["dpkg-deb", "-I", first, "conffiles"], capture_output=True, text=True).stdout
+    if conffiles.split() != ["/etc/default/symstore-serve"]:
+        report.fail(f"conffiles: {conffiles!r}, want /etc/default/symstore-serve")
     installed.check_tools(fixture_binary(args, tmp))
     p = hidden([SOURCE, build], ["man", "dump_syms"],
                env=dict(os.environ, MANPATH=os.path.join(root, "usr", "share", "man"), MANWIDTH="100"))
