@@ -9,6 +9,7 @@
 
 #include "limits/input_limits.h"
 #include "store/user_cache_dir.h"
+#include "store_backend/gunzip_file.h"
 #include "upload/retry_policy.h"
 #include "upload/s3_location.h"
 #include "upload/server_answers.h"
@@ -73,45 +74,26 @@ public:
 
   std::string describe() const override { return location_.describe(); }
 
+  // A HEAD; for an object stored gzip-encoded, the size is the decoded
+  // file's, from its cached copy (fetched now if need be).
   llvm::Expected<std::optional<StoredObjectInfo>> stat(const std::string& relative) override {
-    HttpResponse answer = send(request("HEAD", location_.objectUrl(relative)));
-    if (answer.status == 404)
+    auto opened = openCurrent(relative);
+    if (!opened)
+      return opened.takeError();
+    if (!*opened)
       return std::nullopt;
-    if (answer.status != 200)
-      return failure("HEAD", relative, answer);
-    StoredObjectInfo info;
-    if (!llvm::to_integer(answer.header("content-length"), info.size, 10))
-      return llvm::createStringError(what("HEAD", relative) + ": the answer has no Content-Length");
-    info.etag = answer.header("etag");
-    if (info.etag.empty())
-      return llvm::createStringError(what("HEAD", relative) + ": the answer has no ETag");
-    info.mtime = httpDateSeconds(answer.header("last-modified"));
-    return info;
+    if ((*opened)->fd >= 0)
+      ::close((*opened)->fd);
+    return (*opened)->info;
   }
 
-  // A HEAD for the current ETag, then the cached copy of that version, or a
-  // GET of it into the cache (the object may change between the two: then
-  // both are asked again).
   llvm::Expected<OpenedObject> open(const std::string& relative) override {
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      auto info = stat(relative);
-      if (!info)
-        return info.takeError();
-      if (!*info)
-        return llvm::createStringError(describe() + "/" + relative + ": no longer there");
-      std::string cached = cachePath(relative, (*info)->etag);
-      if (int fd = openCached(cached, (*info)->size); fd >= 0)
-        return OpenedObject{fd, **info};
-      auto fetched = download(relative, **info, cached);
-      if (!fetched)
-        return fetched.takeError();
-      if (!*fetched)
-        continue; // another version came in between: ask again
-      if (int fd = openCached(cached, (*info)->size); fd >= 0)
-        return OpenedObject{fd, **info};
-    }
-    return llvm::createStringError(describe() + "/" + relative +
-                                   ": the object kept changing while it was read");
+    auto opened = openCurrent(relative, /*need_fd=*/true);
+    if (!opened)
+      return opened.takeError();
+    if (!*opened)
+      return llvm::createStringError(describe() + "/" + relative + ": no longer there");
+    return **opened;
   }
 
   llvm::Expected<std::string> readRange(const std::string& relative, uint64_t offset,
@@ -123,6 +105,8 @@ public:
     ranged.headers.push_back("Range: bytes=" + std::to_string(offset) + "-" +
                              std::to_string(offset + length - 1));
     HttpResponse answer = send(ranged);
+    if (isGzip(answer)) // a range of the encoded bytes: read the decoded copy
+      return readCachedRange(relative, offset, length);
     if (answer.status == 416)
       return std::string(); // the object ends before `offset`
     if (answer.status == 206)
@@ -268,6 +252,87 @@ private:
     return llvm::createStringError(s3Failure(what(method, relative), answer));
   }
 
+  // What a HEAD says of an object: its size in the bucket, ETag, date, and
+  // whether it is stored gzip-encoded.
+  struct Head {
+    StoredObjectInfo info;
+    bool gzip = false;
+  };
+
+  static bool isGzip(const HttpResponse& answer) {
+    return llvm::StringRef(answer.header("content-encoding")).lower().find("gzip") !=
+           std::string::npos;
+  }
+
+  llvm::Expected<std::optional<Head>> head(const std::string& relative) const {
+    HttpResponse answer = send(request("HEAD", location_.objectUrl(relative)));
+    if (answer.status == 404)
+      return std::nullopt;
+    if (answer.status != 200)
+      return failure("HEAD", relative, answer);
+    Head h;
+    if (!llvm::to_integer(answer.header("content-length"), h.info.size, 10))
+      return llvm::createStringError(what("HEAD", relative) + ": the answer has no Content-Length");
+    h.info.etag = answer.header("etag");
+    if (h.info.etag.empty())
+      return llvm::createStringError(what("HEAD", relative) + ": the answer has no ETag");
+    h.info.mtime = httpDateSeconds(answer.header("last-modified"));
+    h.gzip = isGzip(answer);
+    return h;
+  }
+
+  // The current version of an object: a HEAD for its ETag, then (when
+  // `need_fd`, or when it is stored gzip-encoded and so its size is the
+  // decoded copy's) the cached copy of that version, or a GET of it into the
+  // cache. The object may change between the two: then both are asked
+  // again. None when there is no such object; fd -1 when not opened.
+  llvm::Expected<std::optional<OpenedObject>> openCurrent(const std::string& relative,
+                                                          bool need_fd = false) {
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      auto h = head(relative);
+      if (!h)
+        return h.takeError();
+      if (!*h)
+        return std::nullopt;
+      if (!need_fd && !(*h)->gzip)
+        return OpenedObject{-1, (*h)->info};
+      std::string cached = cachePath(relative, (*h)->info.etag);
+      int fd = openCached(cached, **h);
+      if (fd < 0) {
+        auto fetched = download(relative, **h, cached);
+        if (!fetched)
+          return fetched.takeError();
+        if (!*fetched)
+          continue; // another version came in between: ask again
+        fd = openCached(cached, **h);
+      }
+      if (fd < 0)
+        continue;
+      OpenedObject opened{fd, (*h)->info};
+      struct stat st;
+      if (::fstat(fd, &st) == 0)
+        opened.info.size = uint64_t(st.st_size); // the decoded size when gzip
+      return opened;
+    }
+    return llvm::createStringError(describe() + "/" + relative +
+                                   ": the object kept changing while it was read");
+  }
+
+  llvm::Expected<std::string> readCachedRange(const std::string& relative, uint64_t offset,
+                                              uint64_t length) {
+    auto opened = open(relative);
+    if (!opened)
+      return opened.takeError();
+    std::string out;
+    if (offset < opened->info.size) {
+      out.resize(std::min<uint64_t>(length, opened->info.size - offset));
+      ssize_t n = ::pread(opened->fd, out.data(), out.size(), off_t(offset));
+      out.resize(n > 0 ? size_t(n) : 0);
+    }
+    ::close(opened->fd);
+    return out;
+  }
+
   // objects/<2 hex>/<hash of the object's URL>-<hash of its ETag>: one file
   // per version; the URL names endpoint, bucket and key, so that one cache
   // directory can serve several stores.
@@ -279,13 +344,16 @@ private:
     return cacheStem(relative) + "-" + sha256Hex(etag).substr(0, 32);
   }
 
-  // An fd of the cached copy when it is there whole, else -1.
-  static int openCached(const std::string& path, uint64_t size) {
+  // An fd of the cached copy when it is there whole, else -1. A copy is
+  // renamed into place only once complete; a decoded gzip object's size is
+  // not known before it is decoded.
+  static int openCached(const std::string& path, const Head& h) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
       return -1;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_size) != size) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (!h.gzip && uint64_t(st.st_size) != h.info.size)) {
       ::close(fd);
       return -1;
     }
@@ -296,8 +364,9 @@ private:
   // renamed into place: a reader sees the whole copy or none) and removes
   // the copies of older versions. False when the object is no longer that
   // version.
-  llvm::Expected<bool> download(const std::string& relative, const StoredObjectInfo& info,
+  llvm::Expected<bool> download(const std::string& relative, const Head& h,
                                 const std::string& cached) {
+    const StoredObjectInfo& info = h.info;
     std::string dir = llvm::StringRef(cached).rsplit('/').first.str();
     if (std::error_code ec = llvm::sys::fs::create_directories(dir))
       return llvm::createStringError(dir + ": " + ec.message());
@@ -332,6 +401,22 @@ private:
          unquoted(answer.header("etag")) != unquoted(info.etag))) {
       discard();
       return false;
+    }
+    if (closed && h.gzip) {
+      // Decoded into a second temporary file, at most as large as the
+      // limits let a compressed input inflate.
+      std::string decoded = temporary + ".decoded";
+      uint64_t cap =
+          std::min<uint64_t>(limits::kMaxFetchedSymbolFile,
+                             info.size * limits::kMaxInflateRatio + limits::kInflateSlack);
+      llvm::Error inflated = gunzipFile(temporary, decoded, cap);
+      discard();
+      if (inflated) {
+        std::remove(decoded.c_str());
+        return llvm::createStringError(what("GET", relative) + ": " +
+                                       llvm::toString(std::move(inflated)));
+      }
+      temporary = decoded;
     }
     if (!closed || std::rename(temporary.c_str(), cached.c_str()) != 0) {
       std::string reason = std::strerror(errno);

@@ -17,7 +17,9 @@ cache directory, serve the bucket:
   as it was; a file changed in the bucket behind the servers' backs (a new
   ETag) is served new by both: no server keeps a stale copy;
 - `symtool stackwalk --symbols-url B` over gdb's core of the crash gives
-  the same walk as `symtool stackwalk --store DIRECTORY`."""
+  the same walk as `symtool stackwalk --store DIRECTORY`;
+- the store uploaded with --gzip (objects stored with Content-Encoding:
+  gzip) is served decoded: bytes, Content-Length and ranges of the files."""
 import gzip
 import json
 import os
@@ -128,6 +130,7 @@ def run(args, report, tmp):
             missing(report, a, b, files)
             uploads(report, args, tmp, s3, a, b, files)
             stackwalk(report, args, tmp, core, store, b)
+            gzipped(report, args, tmp, s3, store, files, tokens)
             for name, server in (("A", a), ("B", b)):
                 errors = [line for line in server.access_lines()
                           if len(line.split()) > 4 and line.split()[4].startswith("5")]
@@ -183,6 +186,43 @@ def missing(report, a, b, files):
         if got != [404, 404]:
             report.fail(f"GET {path}: A {got[0]}, B {got[1]}, want 404 from both")
     report.note(f"{len(paths)} missing paths: 404 from both")
+
+
+def gzipped(report, args, tmp, s3, store, files, tokens):
+    """The store uploaded again with --gzip (objects stored gzip-encoded, as
+    S3 clients that save space do) under another prefix: served as the
+    files they encode, sizes and ranges of the decoded bytes, and the same
+    bytes PUT again are a no-op."""
+    location = f"s3://{BUCKET}/gzipped"
+    p = sh(args.symstore, "upload", store, "--to", location, "--protocol", "s3", "--endpoint", s3.url, "--gzip",
+           env=aws_environment(), text=True, stdin=subprocess.DEVNULL)
+    if p.returncode != 0:
+        report.fail(f"symstore upload --gzip: exit {p.returncode}: {p.stderr.strip()[-600:]}")
+        return
+    some = sorted(files)[0]
+    stored = s3.get(f"gzipped/{some}")
+    if stored is None or stored[:2] != b"\x1f\x8b":
+        report.fail(f"symstore upload --gzip stored {some} without gzip: {(stored or b'')[:10]!r}")
+    server_args = (location, "--endpoint", s3.url, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-c"))
+    with ServeProcess(args.symstore, *server_args, env=aws_environment()) as c:
+        for relative, data in sorted(files.items()):
+            status, headers, body = c.request("GET", url_path(relative))
+            if status != 200 or body != data:
+                report.fail(f"gzip-encoded {relative}: HTTP {status}, {len(body)} bytes, want {len(data)}")
+            status, headers, _ = c.request("HEAD", url_path(relative))
+            if headers.get("content-length") != str(len(data)):
+                report.fail(f"HEAD of gzip-encoded {relative}: Content-Length {headers.get('content-length')}, "
+                            f"want {len(data)}")
+            start = len(data) // 2
+            status, _, body = c.request("GET", url_path(relative), headers={"Range": f"bytes={start}-"})
+            if status != 206 or body != data[start:]:
+                report.fail(f"gzip-encoded {relative} from byte {start}: HTTP {status}, {len(body)} bytes")
+        status, _, body = c.request("PUT", url_path(some), body=files[some], headers={"Auth-Token": TOKEN})
+        if status not in (200, 201, 204):
+            report.fail(f"PUT of the bytes a gzip-encoded object holds: HTTP {status}: {body[:200]!r}")
+        if s3.get(f"gzipped/{some}") != stored:
+            report.fail("PUT of the bytes a gzip-encoded object holds replaced it")
+    report.note(f"{len(files)} gzip-encoded objects served decoded (bytes, sizes, ranges)")
 
 
 def dump(args, binary, out):

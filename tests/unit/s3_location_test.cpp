@@ -1,9 +1,15 @@
 // The S3 pieces the upload client and the S3 store backend share: how a
 // store's keys and URLs are spelled, and a directory listing's answer.
+#include "store_backend/gunzip_file.h"
 #include "upload/s3_location.h"
 #include "upload/server_answers.h"
 
+#include <cstdio>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+#include <sstream>
+#include <zlib.h>
 
 namespace dumpsyms {
 namespace {
@@ -69,6 +75,68 @@ TEST(ServerAnswers, DirectoryListingPage) {
   EXPECT_EQ(last.keys, (std::vector<std::string>{"&bogus; &#0; &"}));
   EXPECT_FALSE(last.continuation);
   EXPECT_TRUE(parseDirectoryListingPage("").keys.empty());
+}
+
+// One gzip member of `data`, as zlib writes it (RFC 1952).
+std::string gzipMember(const std::string& data) {
+  z_stream stream = {};
+  EXPECT_EQ(deflateInit2(&stream, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&stream, data.size()) + 64, '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&stream, Z_FINISH), Z_STREAM_END);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  return out;
+}
+
+class GunzipFile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> dir;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("gunzip", dir));
+    dir_ = dir.str().str();
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir_); }
+
+  // The decoded bytes of `encoded`, or the error's text.
+  std::string gunzip(const std::string& encoded, uint64_t cap, bool* ok) {
+    std::string in = dir_ + "/in.gz", out = dir_ + "/out";
+    std::ofstream(in, std::ios::binary) << encoded;
+    llvm::Error error = gunzipFile(in, out, cap);
+    *ok = !error;
+    if (error)
+      return llvm::toString(std::move(error));
+    std::ifstream file(out, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+  }
+
+  std::string dir_;
+};
+
+TEST_F(GunzipFile, MembersCapsAndDamage) {
+  std::string big(300000, 'x');
+  for (size_t i = 0; i < big.size(); i += 7)
+    big[i] = char('a' + i % 26);
+  bool ok = false;
+  EXPECT_EQ(gunzip(gzipMember(big), 1 << 20, &ok), big);
+  EXPECT_TRUE(ok);
+  // `gzip -c a b > c` concatenates members; gunzip reads them all.
+  EXPECT_EQ(gunzip(gzipMember("MODULE ") + gzipMember("Linux\n"), 100, &ok), "MODULE Linux\n");
+  EXPECT_TRUE(ok);
+  std::string whole = gzipMember(big);
+  EXPECT_NE(gunzip(whole, big.size() - 1, &ok).find("inflates to more than"), std::string::npos);
+  EXPECT_FALSE(ok);
+  gunzip(whole.substr(0, whole.size() / 2), 1 << 20, &ok);
+  EXPECT_FALSE(ok) << "a truncated stream";
+  gunzip("MODULE Linux x86_64 not gzip\n", 1 << 20, &ok);
+  EXPECT_FALSE(ok);
+  gunzip("", 1 << 20, &ok);
+  EXPECT_FALSE(ok) << "an empty file";
 }
 
 } // namespace
