@@ -5,9 +5,11 @@
 #include "downloads/download_routes.h"
 #include "downloads/entity_response.h"
 #include "downloads/store_file_lookup.h"
+#include "store/layout.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <unistd.h>
+#include <utility>
 
 namespace dumpsyms {
 namespace {
@@ -29,6 +31,29 @@ ServerResponse storeFailure(const std::string& route, llvm::Error error) {
   response.route = route;
   return response;
 }
+
+// An opened store file, closed unless handed on.
+class OpenedFile {
+public:
+  OpenedFile() = default;
+  OpenedFile(const OpenedFile&) = delete;
+  OpenedFile& operator=(const OpenedFile&) = delete;
+  ~OpenedFile() {
+    if (object_.fd >= 0)
+      ::close(object_.fd);
+  }
+  void reset(OpenedObject object) {
+    if (object_.fd >= 0)
+      ::close(object_.fd);
+    object_ = std::move(object);
+  }
+  bool valid() const { return object_.fd >= 0; }
+  const OpenedObject& object() const { return object_; }
+  int release() { return std::exchange(object_.fd, -1); }
+
+private:
+  OpenedObject object_;
+};
 
 } // namespace
 
@@ -54,15 +79,36 @@ ServerResponse DownloadService::serveStoreFile(const ServerRequest& request,
   // A .sym is Breakpad's (and Tecken's) download; any other file under a
   // key is a kept binary, which Microsoft's clients (SSQP) ask for.
   std::string route = symbols ? "breakpad" : "ssqp";
-  // SSQP clients lower-case the module name too; Breakpad's send it as the
-  // module has it, and their misses must not list the whole store.
-  llvm::Expected<std::optional<FoundStoreFile>> found =
-      findStoreFile(store_, components, /*module_any_case=*/!symbols);
-  if (!found)
-    return storeFailure(route, found.takeError());
+
+  // Most requests name a file as the store spells it: opened at once (a
+  // directory store resolves the path once). A conditional request is
+  // answered from the stat first, so that a 304 opens nothing.
+  OpenedFile opened;
+  std::optional<FoundStoreFile> found;
+  std::string asked = components[0] + "/" + components[1] + "/" + components[2];
+  bool conditional =
+      !request.header("if-none-match").empty() || !request.header("if-modified-since").empty();
+  if (!conditional && isSafeRelativePath(asked)) {
+    llvm::Expected<std::optional<OpenedObject>> direct = store_.openIfPresent(asked);
+    if (!direct)
+      return storeFailure(route, direct.takeError());
+    if (*direct) {
+      found = FoundStoreFile{asked, (*direct)->info};
+      opened.reset(std::move(**direct));
+    }
+  }
+  if (!found) {
+    // SSQP clients lower-case the module name too; Breakpad's send it as
+    // the module has it, and their misses must not list the whole store.
+    llvm::Expected<std::optional<FoundStoreFile>> looked_up =
+        findStoreFile(store_, components, /*module_any_case=*/!symbols);
+    if (!looked_up)
+      return storeFailure(route, looked_up.takeError());
+    found = std::move(*looked_up);
+  }
 
   llvm::Expected<std::optional<std::string>> redirect =
-      codeIdRedirectTarget(store_, components, *found);
+      codeIdRedirectTarget(store_, components, found);
   if (!redirect)
     return storeFailure("code-id", redirect.takeError());
   if (*redirect) {
@@ -72,24 +118,27 @@ ServerResponse DownloadService::serveStoreFile(const ServerRequest& request,
     response.route = "code-id";
     return response;
   }
-  if (!*found)
+  if (!found)
     return notFound(route);
 
-  if (std::optional<ServerResponse> not_modified =
-          notModifiedAnswer(request, (*found)->info.etag, (*found)->info.mtime, cache_dir_)) {
-    not_modified->route = route;
-    return std::move(*not_modified);
+  if (!opened.valid()) {
+    if (std::optional<ServerResponse> not_modified =
+            notModifiedAnswer(request, found->info.etag, found->info.mtime, cache_dir_)) {
+      not_modified->route = route;
+      return std::move(*not_modified);
+    }
+    llvm::Expected<OpenedObject> reopened = store_.open(found->relative);
+    if (!reopened)
+      return storeFailure(route, reopened.takeError());
+    opened.reset(std::move(*reopened));
   }
-  llvm::Expected<OpenedObject> opened = store_.open((*found)->relative);
-  if (!opened)
-    return storeFailure(route, opened.takeError());
   ServedEntity entity;
-  entity.fd = opened->fd;
-  entity.length = opened->info.size;
-  entity.etag = opened->info.etag;
-  entity.mtime = opened->info.mtime;
-  entity.content_type = contentTypeFor((*found)->relative);
-  entity.cache_key = (*found)->relative;
+  entity.length = opened.object().info.size;
+  entity.etag = opened.object().info.etag;
+  entity.mtime = opened.object().info.mtime;
+  entity.fd = opened.release();
+  entity.content_type = contentTypeFor(found->relative);
+  entity.cache_key = found->relative;
   ServerResponse response = respondWithEntity(request, std::move(entity), cache_dir_);
   response.route = route;
   return response;

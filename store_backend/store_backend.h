@@ -55,6 +55,20 @@ public:
   virtual llvm::Expected<std::optional<StoredObjectInfo>> stat(const std::string& relative) = 0;
   // The bytes of a file stat() found; an error if it vanished.
   virtual llvm::Expected<OpenedObject> open(const std::string& relative) = 0;
+  // The bytes of the file at `relative` if it is there, none if not: what
+  // a download asks first. stat() then open() here; a backend that can do
+  // both at once overrides it (a directory: one open, one path resolution).
+  virtual llvm::Expected<std::optional<OpenedObject>> openIfPresent(const std::string& relative) {
+    llvm::Expected<std::optional<StoredObjectInfo>> info = stat(relative);
+    if (!info)
+      return info.takeError();
+    if (!*info)
+      return std::nullopt;
+    llvm::Expected<OpenedObject> opened = open(relative);
+    if (!opened)
+      return opened.takeError();
+    return std::move(*opened);
+  }
   // At most `length` bytes from `offset` (a MODULE line, a pointer file).
   virtual llvm::Expected<std::string> readRange(const std::string& relative, uint64_t offset,
                                                 uint64_t length) = 0;
