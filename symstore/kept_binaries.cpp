@@ -15,6 +15,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace dumpsyms {
@@ -84,7 +85,7 @@ llvm::Error addElf(KeptBinaries& kept, const std::string& binary, const std::str
   if (!debuginfo.empty() && kept.files.back().relative != debuginfo)
     debuginfo.clear(); // refused above
   kept.build_id_relative = buildIdIndexRelativePath(llvm::toHex(build_id, /*LowerCase=*/true));
-  kept.build_id_text = formatBuildIdEntry({executable, debuginfo});
+  kept.build_id_entry = {executable, debuginfo};
   return llvm::Error::success();
 }
 
@@ -140,6 +141,36 @@ llvm::Error createParent(const std::string& path) {
   return llvm::Error::success();
 }
 
+// Writes the module's .build-id entry unless the entry there names another
+// module of the same build id whose executable path sorts first and is in
+// the store. The decision is made under a lock on the entry's directory,
+// so that dumps running side by side end with the same entry as dumps run
+// one after the other, in any order.
+llvm::Error writeBuildIdEntry(const std::string& store, const KeptBinaries& kept) {
+  std::string target = store + "/" + kept.build_id_relative;
+  if (llvm::Error error = createParent(target))
+    return error;
+  std::string parent = llvm::sys::path::parent_path(target).str();
+  int lock = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock < 0 || ::flock(lock, LOCK_EX) != 0) {
+    int error = errno;
+    if (lock >= 0)
+      ::close(lock);
+    return llvm::createStringError(parent + ": cannot lock it: " + std::strerror(error));
+  }
+  llvm::Error result = llvm::Error::success();
+  std::optional<BuildIdEntry> there;
+  if (auto existing = llvm::MemoryBuffer::getFile(target))
+    there = parseBuildIdEntry((*existing)->getBuffer().str());
+  const BuildIdEntry& ours = kept.build_id_entry;
+  bool keep_there = there && !there->executable.empty() && there->executable < ours.executable &&
+                    llvm::sys::fs::exists(store + "/" + there->executable);
+  if (!keep_there)
+    result = writeTextUnlessSame(target, formatBuildIdEntry(ours));
+  ::close(lock); // (releases the lock)
+  return result;
+}
+
 } // namespace
 
 llvm::Expected<KeptBinaries> keptBinaries(const std::string& binary, const std::string& debug_file,
@@ -172,6 +203,15 @@ llvm::Expected<KeptBinaries> keptBinaries(const std::string& binary, const std::
   return kept;
 }
 
+std::vector<std::string> keptPaths(const KeptBinaries& kept) {
+  std::vector<std::string> paths;
+  for (const KeptFile& file : kept.files)
+    paths.push_back(file.relative);
+  if (!kept.build_id_relative.empty())
+    paths.push_back(kept.build_id_relative);
+  return paths;
+}
+
 bool keptBinariesPresent(const std::string& store, const KeptBinaries& kept) {
   for (const KeptFile& file : kept.files)
     if (!llvm::sys::fs::exists(store + "/" + file.relative))
@@ -182,26 +222,19 @@ bool keptBinariesPresent(const std::string& store, const KeptBinaries& kept) {
 
 llvm::Expected<std::vector<std::string>> keepBinaries(const std::string& store,
                                                       const KeptBinaries& kept) {
-  std::vector<std::string> paths;
   for (const KeptFile& file : kept.files) {
     std::string target = store + "/" + file.relative;
     if (llvm::Error error = createParent(target))
       return error;
     if (llvm::Error error = copyUnlessSame(file.source, target))
       return error;
-    paths.push_back(file.relative);
   }
   // The index entry last: a debuginfod request finds it only when the
   // files it names are in place.
-  if (!kept.build_id_relative.empty()) {
-    std::string target = store + "/" + kept.build_id_relative;
-    if (llvm::Error error = createParent(target))
+  if (!kept.build_id_relative.empty())
+    if (llvm::Error error = writeBuildIdEntry(store, kept))
       return error;
-    if (llvm::Error error = writeTextUnlessSame(target, kept.build_id_text))
-      return error;
-    paths.push_back(kept.build_id_relative);
-  }
-  return paths;
+  return keptPaths(kept);
 }
 
 } // namespace dumpsyms

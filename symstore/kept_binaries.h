@@ -15,6 +15,7 @@
 //           <file name>.dwarf beside it.
 #pragma once
 
+#include "store/layout.h"
 #include "symbol_writer/module.h"
 
 #include <llvm/Support/Error.h>
@@ -32,7 +33,8 @@ struct KeptFile {
 struct KeptBinaries {
   std::vector<KeptFile> files;
   // The .build-id index entry of an ELF module with a build id.
-  std::string build_id_relative, build_id_text;
+  std::string build_id_relative;
+  BuildIdEntry build_id_entry;
   // Files that cannot be kept (a name no client could ask for).
   std::vector<std::string> warnings;
 };
@@ -46,9 +48,14 @@ llvm::Expected<KeptBinaries> keptBinaries(const std::string& binary, const std::
 // Whether every file and the index entry of `kept` are in the store.
 bool keptBinariesPresent(const std::string& store, const KeptBinaries& kept);
 
+// The store-relative paths `kept` names (files, then the index entry).
+std::vector<std::string> keptPaths(const KeptBinaries& kept);
+
 // Copies the files and writes the index entry into the store, each
-// atomically, leaving alone what is there with the same bytes. Returns the
-// store-relative paths of everything `kept` names (copied or already there).
+// atomically, leaving alone what is there with the same bytes. Modules that
+// share a build id (one executable under two names) share its entry: it
+// names the one whose executable's path sorts first, whichever order the
+// dumps run in. Returns keptPaths(kept).
 llvm::Expected<std::vector<std::string>> keepBinaries(const std::string& store,
                                                       const KeptBinaries& kept);
 

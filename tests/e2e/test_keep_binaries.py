@@ -115,6 +115,10 @@ def build_fixtures(work):
     # DWARF in the executable itself.
     run(["gcc", "-g", "-O1", "-Wl,--build-id", "-o", f"{release}/withdwarf", main_c])
     elves["withdwarf"] = None
+    # The same file under another name: another module of the same build
+    # id, which shares its .build-id entry.
+    shutil.copy(f"{release}/withdwarf", f"{release}/withdwarf-copy")
+    elves["withdwarf-copy"] = None
 
     # A library stripped beside its debug file, both in the release.
     run(["gcc", "-g", "-O1", "-shared", "-fPIC", "-Wl,--build-id", "-o", f"{release}/libkept.so", lib_c])
@@ -165,7 +169,10 @@ def expected_files(args, release, elves, pes):
             debuginfo = f"{name}/{debug_id}/{name}.debug"
             files[debuginfo] = debug
         if build_id:
-            entries[f".build-id/{build_id[:2]}/{build_id[2:]}"] = (executable, debuginfo)
+            # Of modules sharing a build id, the entry names the one whose
+            # executable's path sorts first.
+            key = f".build-id/{build_id[:2]}/{build_id[2:]}"
+            entries[key] = min(entries.get(key, (executable, debuginfo)), (executable, debuginfo))
     for name in pes:
         facts = pe_facts(f"{release}/{name}")
         files[f"{name}/{facts['code_id']}/{name}"] = f"{release}/{name}"
@@ -253,6 +260,8 @@ def main():
                 sorted(k for k in set(before) | set(snapshot(store)) if before.get(k) != snapshot(store).get(k))))
         if again["totals"]["written"] != 0:
             report.fail(f"a second run wrote {again['totals']['written']} modules")
+        if kept_in_manifest(again) != listed:
+            report.fail("the second run's manifest does not list the kept files")
         # --force dumps again; kept files with the same bytes stay.
         symstore_add(args, store, release, "--keep-binaries", "--debug-dir", debug_dir,
                      "--no-debuginfod", "--force")
