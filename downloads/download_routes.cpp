@@ -49,6 +49,27 @@ DownloadRoute parseDownloadRoute(const std::string& path) {
       return route;
   }
   if (parts.size() == 3) {
+    llvm::StringRef key(parts[1]);
+    std::string id;
+    if (key.starts_with_insensitive("elf-buildid-sym-") &&
+        isBuildIdText(id = key.drop_front(16).str()) &&
+        llvm::StringRef(parts[0]).equals_insensitive("_.debug") &&
+        llvm::StringRef(parts[2]).equals_insensitive("_.debug")) {
+      route.kind = DownloadRoute::Kind::Debuginfod;
+      route.artifact = DownloadRoute::Artifact::Debuginfo;
+      route.build_id = llvm::StringRef(id).lower();
+      route.ssqp = true;
+      return route;
+    }
+    if (key.starts_with_insensitive("elf-buildid-") &&
+        isBuildIdText(id = key.drop_front(12).str()) &&
+        llvm::StringRef(parts[0]).equals_insensitive(parts[2])) {
+      route.kind = DownloadRoute::Kind::Debuginfod;
+      route.artifact = DownloadRoute::Artifact::Executable;
+      route.build_id = llvm::StringRef(id).lower();
+      route.ssqp = true;
+      return route;
+    }
     route.kind = DownloadRoute::Kind::StoreFile;
     route.components = std::move(parts);
   }

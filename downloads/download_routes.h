@@ -22,6 +22,11 @@ struct DownloadRoute {
   std::string build_id; // lower-case hex
   Artifact artifact = Artifact::Debuginfo;
   std::string section; // for Artifact::Section, e.g. ".debug_info"
+  // A Debuginfod route asked in SSQP's keys for ELF files (what WinDbg,
+  // Visual Studio and dotnet-symbol send for Linux modules):
+  //   /<file>/elf-buildid-<BUILDID>/<file>        the executable
+  //   /_.debug/elf-buildid-sym-<BUILDID>/_.debug  its debug file
+  bool ssqp = false;
 };
 
 // `path` as the server decoded it, starting with '/'.

@@ -148,11 +148,12 @@ ServerResponse DownloadService::serveDebuginfod(const ServerRequest& request,
                                                 const DownloadRoute& route) {
   llvm::Expected<std::optional<ServedEntity>> entity = findDebuginfodEntity(store_, route);
   if (!entity)
-    return storeFailure("debuginfod", entity.takeError());
+    return storeFailure(route.ssqp ? "ssqp" : "debuginfod", entity.takeError());
+  std::string name = route.ssqp ? "ssqp" : "debuginfod";
   if (!*entity)
-    return notFound("debuginfod");
+    return notFound(name);
   ServerResponse response = respondWithEntity(request, std::move(**entity), cache_dir_);
-  response.route = "debuginfod";
+  response.route = name;
   return response;
 }
 

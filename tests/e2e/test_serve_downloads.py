@@ -14,7 +14,8 @@ over loopback, each answer judged by an independent tool:
   executable and the debug file byte for byte as `symstore add
   --keep-binaries` read them (build ids from readelf -n), and sections equal
   to readelf's offsets in the debug file (or the executable for a section
-  the debug file holds as NOBITS).
+  the debug file holds as NOBITS); SSQP's ELF keys (elf-buildid-,
+  elf-buildid-sym-) give the same two files.
 - gdb on the stripped program with `set debuginfod enabled on` names the
   function and line as gdb on the unstripped program does; lldb-19 with its
   debuginfod symbol locator too, where lldb can here.
@@ -139,7 +140,7 @@ def run(args, report, tmp):
         check_code_id(report, store, curl, pe_stem)
         check_elf_code_id(report, store, curl, stripped)
         check_stackwalk(args, report, tmp, store, directory, server.url)
-        check_debuginfod(report, tmp, server.url, full, stripped, debug)
+        check_debuginfod(report, tmp, server.url, curl, full, stripped, debug)
         check_gdb(report, tmp, server.url, full, stripped)
         check_lldb(report, tmp, server.url, full, stripped)
         check_ssqp(args, report, tmp, server.url, curl, pe_stem)
@@ -321,7 +322,7 @@ def debuginfod_env(tmp, url, name):
                 DEBUGINFOD_PROGRESS="0", XDG_CACHE_HOME=cache)
 
 
-def check_debuginfod(report, tmp, url, full, stripped, debug):
+def check_debuginfod(report, tmp, url, curl, full, stripped, debug):
     ident = build_id(stripped)
     if not ident or build_id(debug) != ident:
         report.fail(f"readelf: build ids {ident} / {build_id(debug)}")
@@ -351,6 +352,12 @@ def check_debuginfod(report, tmp, url, full, stripped, debug):
     if p.returncode == 0:
         report.fail("debuginfod-find of an unknown build id found something")
     report.note(f"debuginfod-find: executable, debuginfo and {checked} sections byte-equal")
+    # The same files by SSQP's keys for ELF (WinDbg, Visual Studio, dotnet-symbol).
+    for path, want in ((f"/prog/elf-buildid-{ident}/prog", stripped),
+                       (f"/_.debug/elf-buildid-sym-{ident}/_.debug", debug)):
+        status, _, body = curl(path)
+        if status != 200 or body != read(want):
+            report.fail(f"SSQP {path}: {status}")
 
 
 def gdb_lines(program, env):

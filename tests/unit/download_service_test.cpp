@@ -33,6 +33,18 @@ TEST(DownloadRoutes, Shapes) {
   EXPECT_EQ(route.kind, DownloadRoute::Kind::Debuginfod);
   EXPECT_EQ(route.build_id, "abcdef01");
   EXPECT_EQ(route.artifact, DownloadRoute::Artifact::Debuginfo);
+  route = parseDownloadRoute("/_.debug/ELF-BUILDID-SYM-ABCDEF01/_.debug");
+  EXPECT_EQ(route.kind, DownloadRoute::Kind::Debuginfod);
+  EXPECT_EQ(route.artifact, DownloadRoute::Artifact::Debuginfo);
+  EXPECT_EQ(route.build_id, "abcdef01");
+  EXPECT_TRUE(route.ssqp);
+  route = parseDownloadRoute("/libx.so/elf-buildid-abcdef01/libx.so");
+  EXPECT_EQ(route.artifact, DownloadRoute::Artifact::Executable);
+  EXPECT_TRUE(route.ssqp);
+  EXPECT_EQ(parseDownloadRoute("/libx.so/elf-buildid-abcdef01/other").kind,
+            DownloadRoute::Kind::StoreFile);
+  EXPECT_EQ(parseDownloadRoute("/x/elf-buildid-sym-abc/_.debug").kind,
+            DownloadRoute::Kind::StoreFile);
   route = parseDownloadRoute("/buildid/abcdef01/executable");
   EXPECT_EQ(route.artifact, DownloadRoute::Artifact::Executable);
   route = parseDownloadRoute("/buildid/abcdef01/section/.debug_info");
@@ -383,6 +395,15 @@ TEST_F(DownloadServiceTest, DebuginfodAndSsqp) {
   EXPECT_EQ(get("/buildid/" + build_id + "/section/.bss").status, 404);
   EXPECT_EQ(get("/buildid/" + build_id + "/section/.nothing").status, 404);
   EXPECT_EQ(get("/buildid/00112233/debuginfo").status, 404);
+  // SSQP's keys for ELF files.
+  response = get("/libx.so/elf-buildid-" + build_id + "/libx.so");
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.route, "ssqp");
+  EXPECT_EQ(body(response), exe_bytes);
+  response = get("/_.debug/elf-buildid-sym-" + build_id + "/_.debug");
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(body(response), debug_bytes);
+  EXPECT_EQ(get("/_.debug/elf-buildid-sym-00112233/_.debug").status, 404);
   // The module asked by its code id (the build id): sent to its debug-id path.
   put(symbolFileRelativePath("libx.so", id), "MODULE Linux x86_64 " + id + " libx.so\n");
   response = get("/libx.so/" + build_id + "/libx.so.sym");
