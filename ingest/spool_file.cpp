@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <llvm/Support/FileSystem.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -11,6 +12,8 @@
 namespace dumpsyms {
 
 namespace {
+
+constexpr mode_t kPublishedMode = 0644;
 
 llvm::Error failure(const std::string& what, const std::string& path, int error) {
   return llvm::createStringError(what + " " + path + ": " + std::strerror(error));
@@ -28,6 +31,9 @@ llvm::Expected<SpoolFile> SpoolFile::create(const std::string& directory) {
   int fd = ::mkostemp(name.data(), O_CLOEXEC);
   if (fd < 0)
     return failure("cannot create a spool file in", directory, errno);
+  // Published as it is: readable as `symstore add`'s files are, not
+  // mkstemp's 0600 (nginx or another user serving the same store reads it).
+  ::fchmod(fd, kPublishedMode);
   return SpoolFile(std::string(name.data()), fd);
 }
 
@@ -83,6 +89,25 @@ llvm::Expected<SpoolFile> spoolCopy(const std::string& source, const std::string
   auto spool = SpoolFile::create(directory);
   if (!spool)
     return spool.takeError();
+  // A second name for the same bytes where the file system allows it (the
+  // server spools bodies beside the store's spool): no copy. The source is
+  // complete and no longer written; its own name is removed by its owner.
+  if (llvm::Error error = spool->close())
+    return error;
+  std::string linked = spool->path() + ".link";
+  if (::link(source.c_str(), linked.c_str()) == 0) {
+    if (::rename(linked.c_str(), spool->path().c_str()) == 0) {
+      ::chmod(spool->path().c_str(), kPublishedMode);
+      struct stat info = {};
+      ::stat(spool->path().c_str(), &info);
+      spool->size_ = uint64_t(info.st_size);
+      return spool;
+    }
+    ::unlink(linked.c_str());
+  }
+  spool->fd_ = ::open(spool->path().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (spool->fd_ < 0)
+    return failure("cannot write", spool->path(), errno);
   int in = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0)
     return failure("cannot open", source, errno);

@@ -27,13 +27,15 @@ public:
   void release() { path_.clear(); }
 
 private:
+  friend llvm::Expected<SpoolFile> spoolCopy(const std::string&, const std::string&);
   SpoolFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
   std::string path_;
   int fd_ = -1;
   uint64_t size_ = 0;
 };
 
-// A copy of the local file `source` in `directory`.
+// The bytes of the local file `source` (complete, no longer written) in
+// `directory`: a hard link where the file system allows one, else a copy.
 llvm::Expected<SpoolFile> spoolCopy(const std::string& source, const std::string& directory);
 
 } // namespace dumpsyms

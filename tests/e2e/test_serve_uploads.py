@@ -162,7 +162,7 @@ def make_source_store(args, root):
     return store, files
 
 
-def check_landed(report, what, served, files):
+def check_landed(report, what, served, files, source=None):
     got = tree(served)
     want = {k: hashlib.sha256(v).hexdigest() for k, v in files.items()}
     missing = sorted(set(want) - set(got))
@@ -174,6 +174,14 @@ def check_landed(report, what, served, files):
         report.fail(f"{what}: {k} landed but was not sent")
     for k in differ:
         report.fail(f"{what}: {k} landed with other bytes")
+    if source:
+        # Readable as symstore add's own files are (nginx may serve the same store).
+        for k in sorted(set(want) & set(got)):
+            mode = os.stat(os.path.join(served, k)).st_mode & 0o777
+            source_mode = os.stat(os.path.join(source, k)).st_mode & 0o777
+            if mode != source_mode:
+                report.fail(f"{what}: {k} landed with mode {mode:o}, symstore add's is {source_mode:o}")
+                break
     left = spool_files(served)
     if left:
         report.fail(f"{what}: the spool keeps {left}")
@@ -194,7 +202,7 @@ def client_protocols(args, report, tmp, tokens, source, files):
             if code != 0:
                 report.fail(f"{name}: symstore upload exit {code}: {out.strip()[-800:]}")
                 continue
-            if check_landed(report, name, served, files):
+            if check_landed(report, name, served, files, source):
                 checked += len(files)
             before = tree(served)
             mtimes = {k: os.stat(os.path.join(served, k)).st_mtime_ns for k in before}
