@@ -6,7 +6,6 @@
 #include "downloads/http_validators.h"
 
 #include <llvm/ADT/StringRef.h>
-#include <llvm/Support/raw_ostream.h>
 #include <unistd.h>
 
 namespace dumpsyms {
@@ -75,7 +74,12 @@ ServerResponse respondWithEntity(const ServerRequest& request, ServedEntity enti
   if (gzip) {
     llvm::Expected<GzipVariant> variant = gzipVariant(cache_dir, entity.cache_key, entity.etag,
                                                       entity.fd, entity.offset, entity.length);
-    if (variant) {
+    // Bytes that do not compress (compressed debug sections, packed
+    // binaries) are sent as they are: the copy is kept, so this is decided
+    // once per file.
+    if (variant && variant->size * 10 >= entity.length * 9) {
+      ::close(variant->fd);
+    } else if (variant) {
       closeEntity(entity);
       response.status = 200;
       response.headers.push_back({"ETag", variant_etag});
@@ -84,10 +88,14 @@ ServerResponse respondWithEntity(const ServerRequest& request, ServedEntity enti
       response.fd_offset = 0;
       response.fd_length = variant->size;
       return response;
+    } else {
+      // The identity bytes still answer the client; say why once per request.
+      // (one write, so that the line is never cut by another thread's)
+      std::string line = "symstore serve: warning: no gzip copy of " + entity.cache_key + ": " +
+                         llvm::toString(variant.takeError()) + "\n";
+      ssize_t written = ::write(STDERR_FILENO, line.data(), line.size());
+      (void)written;
     }
-    // The identity bytes still answer the client; say why once per request.
-    llvm::errs() << "symstore serve: warning: no gzip copy of " << entity.cache_key << ": "
-                 << llvm::toString(variant.takeError()) << "\n";
   }
 
   response.headers.push_back({"ETag", entity.etag});

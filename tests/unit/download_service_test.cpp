@@ -327,6 +327,24 @@ TEST_F(DownloadServiceTest, GzipCopyMadeOnceUnderConcurrency) {
   EXPECT_EQ(files, 1u);
 }
 
+// Bytes that gzip cannot shrink are sent as they are.
+TEST_F(DownloadServiceTest, IncompressibleBytesSentAsTheyAre) {
+  std::string noise(100000, '\0');
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  for (char& c : noise) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    c = static_cast<char>(state);
+  }
+  put("app.exe/5F3A1B2C4000/app.exe", noise);
+  for (int round = 0; round < 2; ++round) {
+    ServerResponse response = get("/app.exe/5F3A1B2C4000/app.exe", {{"accept-encoding", "gzip"}});
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(header(response, "Content-Encoding"), "");
+    EXPECT_EQ(header(response, "Vary"), "Accept-Encoding");
+    EXPECT_EQ(body(response), noise);
+  }
+}
+
 TEST_F(DownloadServiceTest, CodeIdRedirects) {
   std::string debug_path = std::string("app.pdb/") + kPdbId + "/app.sym";
   put(debug_path, kAppSym);
