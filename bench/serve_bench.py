@@ -6,7 +6,8 @@ same run, on loopback:
   every .sym file of the store (each wrk thread from its own offset), against
   `symstore serve STORE --quiet` and against nginx (sendfile on, access log
   off, one worker per core); requests/s, p50/p90/p99 latency, non-2xx
-  answers and socket errors, and the peak memory of the server (VmHWM from
+  answers and socket errors, the server's CPU time per answer (which other
+  load on the machine does not inflate), and the peak memory of the server (VmHWM from
   /proc/PID/status; nginx: the sum over its workers); then the ratios to
   nginx against the goals (throughput >= 0.8x, p99 <= 2x, memory < 200 MiB);
 - uploads: a whole release sent by `symstore upload --protocol put -j8`
@@ -134,6 +135,19 @@ def vm_hwm(pid):
     return 0
 
 
+def cpu_seconds(pids):
+    """User + system CPU time (seconds) the processes have used so far."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def children(pid):
     out = []
     for entry in os.listdir("/proc"):
@@ -166,6 +180,9 @@ class Serve:
 
     def peak(self):
         return vm_hwm(self.proc.pid)
+
+    def cpu(self):
+        return cpu_seconds([self.proc.pid])
 
     def __exit__(self, *exc):
         self.proc.send_signal(signal.SIGTERM)
@@ -203,6 +220,9 @@ class Nginx:
 
     def peak(self):
         return sum(vm_hwm(pid) for pid in children(self.proc.pid))
+
+    def cpu(self):
+        return cpu_seconds(children(self.proc.pid))
 
     def __exit__(self, *exc):
         self.proc.send_signal(signal.SIGQUIT)
@@ -287,6 +307,7 @@ def bench_downloads(args, store, tmp):
     with open(paths_file, "w") as fh:
         fh.write("".join("/" + p + "\n" for p in paths))
     sizes = [os.path.getsize(os.path.join(store, p)) for p in paths]
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"downloads: {len(paths)} .sym files, {sum(sizes) / MIB:.1f} MiB, median "
           f"{statistics.median(sizes) / 1024:.1f} KiB, largest {max(sizes) / MIB:.1f} MiB; "
           f"wrk -t{args.threads} -c{args.connections} -d{args.seconds}s, {args.rounds} round(s)")
@@ -297,12 +318,17 @@ def bench_downloads(args, store, tmp):
         for _ in range(args.rounds):
             for name, server in (("symstore serve", ours), ("nginx", theirs)):
                 wrk(args, server.url, paths_file, 3)  # warm: page cache, connections, lazy state
-                rounds[name].append(wrk(args, server.url, paths_file, args.seconds))
+                before = server.cpu()
+                result = wrk(args, server.url, paths_file, args.seconds)
+                # CPU time per answer: a cost other load on the machine does not inflate.
+                result["cpu_us_per_request"] = (server.cpu() - before) / max(result["requests"], 1) * 1e6
+                rounds[name].append(result)
         peaks["symstore serve"], peaks["nginx"] = ours.peak(), theirs.peak()
     results = {}
     for name, runs in rounds.items():
         best = {key: statistics.median(r[key] for r in runs)
-                for key in ("requests_per_second", "p50_ms", "p90_ms", "p99_ms", "mib_per_second")}
+                for key in ("requests_per_second", "p50_ms", "p90_ms", "p99_ms", "mib_per_second",
+                            "cpu_us_per_request")}
         best["non_2xx"] = sum(r["non_2xx"] for r in runs)
         best["socket_errors"] = {k: sum(r["socket_errors"].get(k, 0) for r in runs)
                                  for k in ("connect", "read", "write", "timeout")}
@@ -310,7 +336,7 @@ def bench_downloads(args, store, tmp):
         results[name] = best
         print(f"  {name:15} {best['requests_per_second']:10.0f} req/s  {best['mib_per_second']:7.1f} MiB/s  "
               f"p50 {best['p50_ms']:7.2f} ms  p90 {best['p90_ms']:7.2f} ms  p99 {best['p99_ms']:7.2f} ms  "
-              f"peak RSS {best['peak_rss_mib']:6.1f} MiB  non-2xx {best['non_2xx']}  "
+              f"CPU {best['cpu_us_per_request']:5.0f} us/req  peak RSS {best['peak_rss_mib']:6.1f} MiB  non-2xx {best['non_2xx']}  "
               f"socket errors {best['socket_errors']}")
     ours, theirs = results["symstore serve"], results["nginx"]
     ratios = {"throughput": ours["requests_per_second"] / theirs["requests_per_second"],

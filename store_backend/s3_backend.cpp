@@ -96,6 +96,12 @@ public:
     return **opened;
   }
 
+  // One HEAD, then the cached copy: what stat() then open() would do with
+  // two.
+  llvm::Expected<std::optional<OpenedObject>> openIfPresent(const std::string& relative) override {
+    return openCurrent(relative, /*need_fd=*/true);
+  }
+
   llvm::Expected<std::string> readRange(const std::string& relative, uint64_t offset,
                                         uint64_t length) override {
     if (length == 0)
