@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <microhttpd.h>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -23,6 +24,9 @@ struct RequestState {
   ServerRequest request;
   std::unique_ptr<RequestBody> body;
   bool answered = false;
+  // A refusal of a request without a body, sent on the next call so that
+  // the connection stays open for the client's next request.
+  std::optional<ServerResponse> refusal;
   ServerResponse response; // its status, headers and route once answered
   uint64_t bytes = 0;      // body bytes the answer carries
 };
@@ -218,8 +222,16 @@ private:
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, &collectArgument, &request.query);
     request.client = clientAddress(connection);
 
-    if (auto refusal = admit_(request))
+    bool has_body = isBodyMethod(request.method) || carriesBody(request);
+    if (auto refusal = admit_(request)) {
+      if (!has_body) {
+        state.refusal = std::move(refusal);
+        return MHD_YES;
+      }
+      // Answered before the body is read: libmicrohttpd sends no
+      // "100 Continue", drops the body and closes the connection.
       return answer(connection, state, std::move(*refusal));
+    }
     std::string length = request.header("content-length");
     if (!length.empty()) {
       errno = 0;
@@ -233,7 +245,7 @@ private:
     }
     // A request without a body is answered on the next call: an answer
     // queued now would count as early and close the connection.
-    if (!isBodyMethod(request.method) && !carriesBody(request))
+    if (!has_body)
       return MHD_YES;
     state.body = std::make_unique<RequestBody>(options_.spool_dir, options_.max_body_bytes);
     if (isMultipartForm(request) && !state.body->startForm(connection))
@@ -243,6 +255,8 @@ private:
   }
 
   MHD_Result lastCall(MHD_Connection* connection, RequestState& state) {
+    if (state.refusal)
+      return answer(connection, state, std::move(*state.refusal));
     if (state.body && !state.body->finish(state.request))
       return answer(connection, state,
                     ServerResponse::text(state.body->status(), state.body->reason()));

@@ -281,6 +281,21 @@ TEST_F(HttpServerTest, AdmitRefusesWithoutReadingTheBody) {
   EXPECT_TRUE(spoolEmpties());
 }
 
+TEST_F(HttpServerTest, ARefusedRequestWithoutBodyKeepsTheConnection) {
+  start([](const ServerRequest& request) -> std::optional<ServerResponse> {
+    if (request.path == "/private")
+      return ServerResponse::text(401, "needs a token");
+    return std::nullopt;
+  });
+  Client client(server_->port());
+  client.send("GET /private HTTP/1.1\r\nHost: h\r\n\r\nGET /open HTTP/1.1\r\nHost: h\r\n"
+              "Connection: close\r\n\r\n");
+  std::string both = client.receiveAll();
+  EXPECT_EQ(statusOf(both), 401);
+  EXPECT_NE(both.find("HTTP/1.1 200 OK"), std::string::npos) << both;
+  EXPECT_EQ(handled_.load(), 1);
+}
+
 TEST_F(HttpServerTest, AbandonedBodyLeavesNoSpoolFileAndIsNeverHandled) {
   start();
   {
