@@ -9,7 +9,17 @@
 
 namespace dumpsyms {
 
-std::optional<UploadRoute> matchUploadRoute(const std::string& method, const std::string& path) {
+namespace {
+
+// Breakpad's clients append "/v1/..." to the URL they were given, so a URL
+// ending in '/' asks for "//v1/...": the protocols' own paths are matched
+// without the extra slashes (a store path never is: "//x" is absolute).
+std::string protocolPath(const std::string& path) {
+  size_t slashes = path.find_first_not_of('/');
+  return slashes == std::string::npos || slashes <= 1 ? path : path.substr(slashes - 1);
+}
+
+std::optional<UploadRoute> matchProtocolRoute(const std::string& method, const std::string& path) {
   if (method == "POST") {
     if (path == tecken::kUploadPath)
       return UploadRoute::Tecken; // or Breakpad v1's form: told apart by its fields
@@ -23,11 +33,18 @@ std::optional<UploadRoute> matchUploadRoute(const std::string& method, const std
   }
   if (method == "GET" && sym_upload_v2::matchCheckStatusPath(path))
     return UploadRoute::V2CheckStatus;
-  if (method == "PUT") {
-    if (sym_upload_v2::matchUploadPath(path))
-      return UploadRoute::V2Put;
+  if (method == "PUT" && sym_upload_v2::matchUploadPath(path))
+    return UploadRoute::V2Put;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<UploadRoute> matchUploadRoute(const std::string& method, const std::string& path) {
+  if (auto route = matchProtocolRoute(method, protocolPath(path)))
+    return route;
+  if (method == "PUT")
     return UploadRoute::Put;
-  }
   return std::nullopt;
 }
 
@@ -60,6 +77,8 @@ ServerResponse UploadService::handle(UploadRoute route, ServerRequest& request) 
     received += field.size ? field.size : field.value.size();
   counters_.bytes_received += received;
   SymbolPublisher publisher(store_, settings_, counters_);
+  if (route != UploadRoute::Put)
+    request.path = protocolPath(request.path);
   switch (route) {
   case UploadRoute::Tecken:
     if (request.form.count(breakpad_v1::kSymbolFileField))

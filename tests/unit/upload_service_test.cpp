@@ -216,6 +216,13 @@ TEST(UploadRoutes, EachProtocolsRequestsAndNothingElse) {
   EXPECT_EQ(matchUploadRoute("PUT", "/v1/uploads/0123"), UploadRoute::V2Put);
   EXPECT_EQ(matchUploadRoute("POST", "/v1/uploads/0123:complete"), UploadRoute::V2Complete);
   EXPECT_EQ(matchUploadRoute("PUT", "/a.so/ABC/a.so.sym"), UploadRoute::Put);
+  // Breakpad's clients given a URL ending in '/' ask for "//v1/...".
+  EXPECT_EQ(matchUploadRoute("GET", "//v1/symbols/a.so/ABC:checkStatus"),
+            UploadRoute::V2CheckStatus);
+  EXPECT_EQ(matchUploadRoute("POST", "//v1/uploads:create"), UploadRoute::V2Create);
+  EXPECT_EQ(matchUploadRoute("POST", "//symupload"), UploadRoute::BreakpadV1);
+  EXPECT_EQ(matchUploadRoute("PUT", "//v1/uploads/0123"), UploadRoute::V2Put);
+  EXPECT_EQ(matchUploadRoute("PUT", "//tmp/ABC/a.so.sym"), UploadRoute::Put); // refused as absolute
   EXPECT_FALSE(matchUploadRoute("GET", "/a.so/ABC/a.so.sym"));
   EXPECT_FALSE(matchUploadRoute("HEAD", "/upload/"));
   EXPECT_FALSE(matchUploadRoute("POST", "/a.so/ABC/a.so.sym"));
@@ -454,6 +461,8 @@ TEST_F(UploadServiceTest, ZipCapsOnEntriesAndInflatedBytes) {
 TEST_F(UploadServiceTest, SymUploadV2AsBreakpadsClientSendsIt) {
   ServerRequest check;
   std::string status_path = std::string("/v1/symbols/libfoo.so/") + kLinuxId + ":checkStatus";
+  EXPECT_NE(send("GET", "/" + status_path, check).body.find("\"status\": \"MISSING\""),
+            std::string::npos);
   ServerResponse status = send("GET", status_path, check);
   EXPECT_EQ(status.status, 200);
   EXPECT_NE(status.body.find("\"status\": \"MISSING\""), std::string::npos) << status.body;
