@@ -223,10 +223,15 @@ public:
 
   // Makes the cache and spool directories (at start, so that a server that
   // cannot write them says so before it listens).
+  // Only the server's user reads them: a --private store's files are
+  // cached here too. Downloads a killed server left half done (an hour old:
+  // another server sharing the cache may be writing a newer one) go.
   llvm::Error prepareDirectories() const {
-    for (const std::string& dir : {cache_dir_ + "/objects", spoolDirectory()})
-      if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    for (const std::string& dir : {cache_dir_, cache_dir_ + "/objects", spoolDirectory()})
+      if (std::error_code ec = llvm::sys::fs::create_directories(dir, /*IgnoreExisting=*/true,
+                                                                 llvm::sys::fs::perms::owner_all))
         return llvm::createStringError(dir + ": " + ec.message());
+    removeAbandonedDownloads();
     return llvm::Error::success();
   }
 
@@ -374,7 +379,8 @@ private:
                                 const std::string& cached) {
     const StoredObjectInfo& info = h.info;
     std::string dir = llvm::StringRef(cached).rsplit('/').first.str();
-    if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir, /*IgnoreExisting=*/true,
+                                                               llvm::sys::fs::perms::owner_all))
       return llvm::createStringError(dir + ": " + ec.message());
     std::string temporary = dir + "/.download-XXXXXX";
     int fd = mkstemp(temporary.data());
@@ -431,6 +437,34 @@ private:
     }
     removeOtherVersions(relative, cached);
     return true;
+  }
+
+  void removeAbandonedDownloads() const {
+    std::string objects = cache_dir_ + "/objects";
+    DIR* top = opendir(objects.c_str());
+    if (!top)
+      return;
+    std::vector<std::string> stale;
+    time_t hour_ago = std::time(nullptr) - 3600;
+    while (dirent* shard = readdir(top)) {
+      if (shard->d_name[0] == '.')
+        continue;
+      std::string dir = objects + "/" + shard->d_name;
+      DIR* listing = opendir(dir.c_str());
+      if (!listing)
+        continue;
+      while (dirent* entry = readdir(listing)) {
+        std::string path = dir + "/" + entry->d_name;
+        struct stat st;
+        if (llvm::StringRef(entry->d_name).starts_with(".download-") &&
+            ::lstat(path.c_str(), &st) == 0 && st.st_mtime < hour_ago)
+          stale.push_back(path);
+      }
+      closedir(listing);
+    }
+    closedir(top);
+    for (const std::string& path : stale)
+      std::remove(path.c_str());
   }
 
   void removeOtherVersions(const std::string& relative, const std::string& keep) const {
