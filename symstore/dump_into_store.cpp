@@ -119,7 +119,8 @@ ManifestEntry dumpIntoStore(const Options& options) {
       entry.warnings.push_back(llvm::toString(std::move(error)));
   if (options.keep_binaries) {
     std::string debug_file = facts.debug_info_from == "debug-file" ? facts.debug_file : "";
-    auto kept = keptBinaries(options.binary, debug_file, *module);
+    auto kept = keptBinaries(options.binary, debug_file, *module, options.debug_dirs,
+                             !options.no_debuginfod);
     auto paths = kept ? keepBinaries(options.store, *kept)
                       : llvm::Expected<std::vector<std::string>>(kept.takeError());
     if (!paths) {

@@ -1,6 +1,8 @@
 #include "symstore/kept_binaries.h"
 
 #include "dump_flow/macho_flow.h"
+#include "locate/debug_file_locator.h"
+#include "locate/debug_links.h"
 #include "object/elf_image.h"
 #include "object/identifiers.h"
 #include "pdb/pdb_file.h"
@@ -8,6 +10,7 @@
 #include "store/atomic_file.h"
 #include "store/file_compare.h"
 #include "store/layout.h"
+#include "symbol_writer/diagnostics.h"
 
 #include <cerrno>
 #include <cstring>
@@ -16,6 +19,7 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <sys/file.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace dumpsyms {
@@ -64,28 +68,65 @@ void add(KeptBinaries& kept, const std::string& source, const std::string& relat
                             "' is not one a client can ask for");
 }
 
+// The dwz supplementary file the DWARF of `dwarf_image` (at `dwarf_path`)
+// refers to, kept beside the module as <file name>.dwz with an entry under
+// its own build id. Nothing when there is none, or it cannot be found (the
+// dump has warned), or its link carries no build id to index it by.
+void addDwzFile(KeptBinaries& kept, const std::string& binary, const ElfImage& dwarf_image,
+                const std::string& dwarf_path, const Module& identity,
+                const std::vector<std::string>& debug_dirs, bool debuginfod) {
+  std::optional<AltLink> link = readAltLink(dwarf_image);
+  if (!link || link->build_id.empty())
+    return;
+  SearchPaths paths;
+  paths.debug_dirs = debug_dirs;
+  paths.debuginfod = debuginfod;
+  Diagnostics ignored;
+  std::optional<LocatedFile> alt =
+      DebugFileLocator(binary, paths).findAltFile(dwarf_image, dwarf_path, ignored);
+  if (!alt)
+    return;
+  std::string relative =
+      keptFileRelativePath(identity.name, identity.debug_id, fileName(binary) + ".dwz");
+  size_t before = kept.files.size();
+  add(kept, alt->path, relative);
+  if (kept.files.size() > before)
+    kept.build_id_entries.push_back(
+        {buildIdIndexRelativePath(llvm::toHex(link->build_id, /*LowerCase=*/true)),
+         BuildIdEntry{"", relative}});
+}
+
 llvm::Error addElf(KeptBinaries& kept, const std::string& binary, const std::string& debug_file,
-                   const Module& identity) {
+                   const Module& identity, const std::vector<std::string>& debug_dirs,
+                   bool debuginfod) {
   auto image = ElfImage::open(binary);
   if (!image)
     return image.takeError();
   std::string name = fileName(binary);
   std::string executable = keptFileRelativePath(identity.name, identity.debug_id, name);
   add(kept, binary, executable);
+  bool executable_kept = !kept.files.empty() && kept.files.back().relative == executable;
   std::string debuginfo;
   if (!debug_file.empty()) {
-    debuginfo = keptFileRelativePath(identity.name, identity.debug_id, name + ".debug");
-    add(kept, debug_file, debuginfo);
-  } else if ((*image)->hasDebugInfo()) {
+    std::string relative = keptFileRelativePath(identity.name, identity.debug_id, name + ".debug");
+    add(kept, debug_file, relative);
+    if (!kept.files.empty() && kept.files.back().relative == relative) {
+      debuginfo = relative;
+      if (auto debug_image = ElfImage::open(debug_file))
+        addDwzFile(kept, binary, **debug_image, debug_file, identity, debug_dirs, debuginfod);
+      else
+        llvm::consumeError(debug_image.takeError()); // the dump has said why
+    }
+  } else if ((*image)->hasDebugInfo() && executable_kept) {
     debuginfo = executable; // debuginfod serves such a file for both
+    addDwzFile(kept, binary, **image, binary, identity, debug_dirs, debuginfod);
   }
   std::vector<uint8_t> build_id = gnuBuildId(**image);
-  if (build_id.empty() || kept.files.empty() || kept.files.front().relative != executable)
-    return llvm::Error::success();
-  if (!debuginfo.empty() && kept.files.back().relative != debuginfo)
-    debuginfo.clear(); // refused above
-  kept.build_id_relative = buildIdIndexRelativePath(llvm::toHex(build_id, /*LowerCase=*/true));
-  kept.build_id_entry = {executable, debuginfo};
+  if (!build_id.empty() && executable_kept)
+    kept.build_id_entries.insert(
+        kept.build_id_entries.begin(),
+        {buildIdIndexRelativePath(llvm::toHex(build_id, /*LowerCase=*/true)),
+         BuildIdEntry{executable, debuginfo}});
   return llvm::Error::success();
 }
 
@@ -141,13 +182,14 @@ llvm::Error createParent(const std::string& path) {
   return llvm::Error::success();
 }
 
-// Writes the module's .build-id entry unless the entry there names another
-// module of the same build id whose executable path sorts first and is in
-// the store. The decision is made under a lock on the entry's directory,
-// so that dumps running side by side end with the same entry as dumps run
-// one after the other, in any order.
-llvm::Error writeBuildIdEntry(const std::string& store, const KeptBinaries& kept) {
-  std::string target = store + "/" + kept.build_id_relative;
+// Writes a .build-id entry unless the entry there is another module's of
+// the same build id that sorts first (by its executable's path, then its
+// debug file's) and whose files are in the store. The decision is made
+// under a lock on the entry's directory, so that dumps running side by side
+// end with the same entry as dumps run one after the other, in any order.
+llvm::Error writeBuildIdEntry(const std::string& store, const std::string& relative,
+                              const BuildIdEntry& ours) {
+  std::string target = store + "/" + relative;
   if (llvm::Error error = createParent(target))
     return error;
   std::string parent = llvm::sys::path::parent_path(target).str();
@@ -158,15 +200,18 @@ llvm::Error writeBuildIdEntry(const std::string& store, const KeptBinaries& kept
       ::close(lock);
     return llvm::createStringError(parent + ": cannot lock it: " + std::strerror(error));
   }
-  llvm::Error result = llvm::Error::success();
   std::optional<BuildIdEntry> there;
   if (auto existing = llvm::MemoryBuffer::getFile(target))
     there = parseBuildIdEntry((*existing)->getBuffer().str());
-  const BuildIdEntry& ours = kept.build_id_entry;
-  bool keep_there = there && !there->executable.empty() && there->executable < ours.executable &&
-                    llvm::sys::fs::exists(store + "/" + there->executable);
-  if (!keep_there)
-    result = writeTextUnlessSame(target, formatBuildIdEntry(ours));
+  auto present = [&](const std::string& path) {
+    return path.empty() || llvm::sys::fs::exists(store + "/" + path);
+  };
+  bool keep_there =
+      there &&
+      std::tie(there->executable, there->debuginfo) < std::tie(ours.executable, ours.debuginfo) &&
+      present(there->executable) && present(there->debuginfo);
+  llvm::Error result =
+      keep_there ? llvm::Error::success() : writeTextUnlessSame(target, formatBuildIdEntry(ours));
   ::close(lock); // (releases the lock)
   return result;
 }
@@ -174,11 +219,13 @@ llvm::Error writeBuildIdEntry(const std::string& store, const KeptBinaries& kept
 } // namespace
 
 llvm::Expected<KeptBinaries> keptBinaries(const std::string& binary, const std::string& debug_file,
-                                          const Module& identity) {
+                                          const Module& identity,
+                                          const std::vector<std::string>& debug_dirs,
+                                          bool debuginfod) {
   KeptBinaries kept;
   switch (binaryKind(binary)) {
   case BinaryKind::Elf:
-    if (llvm::Error error = addElf(kept, binary, debug_file, identity))
+    if (llvm::Error error = addElf(kept, binary, debug_file, identity, debug_dirs, debuginfod))
       return error;
     break;
   case BinaryKind::Pe:
@@ -207,8 +254,8 @@ std::vector<std::string> keptPaths(const KeptBinaries& kept) {
   std::vector<std::string> paths;
   for (const KeptFile& file : kept.files)
     paths.push_back(file.relative);
-  if (!kept.build_id_relative.empty())
-    paths.push_back(kept.build_id_relative);
+  for (const auto& [relative, entry] : kept.build_id_entries)
+    paths.push_back(relative);
   return paths;
 }
 
@@ -216,8 +263,10 @@ bool keptBinariesPresent(const std::string& store, const KeptBinaries& kept) {
   for (const KeptFile& file : kept.files)
     if (!llvm::sys::fs::exists(store + "/" + file.relative))
       return false;
-  return kept.build_id_relative.empty() ||
-         llvm::sys::fs::exists(store + "/" + kept.build_id_relative);
+  for (const auto& [relative, entry] : kept.build_id_entries)
+    if (!llvm::sys::fs::exists(store + "/" + relative))
+      return false;
+  return true;
 }
 
 llvm::Expected<std::vector<std::string>> keepBinaries(const std::string& store,
@@ -231,8 +280,8 @@ llvm::Expected<std::vector<std::string>> keepBinaries(const std::string& store,
   }
   // The index entry last: a debuginfod request finds it only when the
   // files it names are in place.
-  if (!kept.build_id_relative.empty())
-    if (llvm::Error error = writeBuildIdEntry(store, kept))
+  for (const auto& [relative, entry] : kept.build_id_entries)
+    if (llvm::Error error = writeBuildIdEntry(store, relative, entry))
       return error;
   return keptPaths(kept);
 }

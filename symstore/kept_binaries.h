@@ -6,7 +6,11 @@
 //   ELF     the file -> <module>/<DEBUG_ID>/<file name>; a separate debug file
 //           -> <file name>.debug beside it; the .build-id index entry naming
 //           them (only when the file has a GNU build id: without one the
-//           module's id is a hash of .text that no debuginfod client asks for).
+//           module's id is a hash of .text that no debuginfod client asks for);
+//           the dwz supplementary file its DWARF refers to -> <file name>.dwz
+//           beside them, with an entry under that file's build id (gdb asks
+//           debuginfod for it). Kept beside each module that uses it, so that
+//           every file of the store sits beside a .sym.
 //   PE      the file -> <code_file>/<CODE_ID>/<code_file> (SSQP's path); its
 //           PDB -> <pdb>/<DEBUG_ID>/<pdb>.
 //   PDB     dumped alone: itself at <pdb>/<DEBUG_ID>/<pdb>.
@@ -32,18 +36,22 @@ struct KeptFile {
 
 struct KeptBinaries {
   std::vector<KeptFile> files;
-  // The .build-id index entry of an ELF module with a build id.
-  std::string build_id_relative;
-  BuildIdEntry build_id_entry;
+  // .build-id index entries (path, entry): an ELF module's by its build
+  // id, and its dwz supplementary file's by that file's own.
+  std::vector<std::pair<std::string, BuildIdEntry>> build_id_entries;
   // Files that cannot be kept (a name no client could ask for).
   std::vector<std::string> warnings;
 };
 
 // What --keep-binaries keeps of the module `identity` (MODULE and INFO
 // fields) dumped from `binary`, whose separate debug file (a PDB, an ELF
-// debug file, a dSYM's DWARF) is `debug_file` ("" when none was read).
+// debug file, a dSYM's DWARF) is `debug_file` ("" when none was read). An
+// ELF's dwz supplementary file is looked for as the dump looks for it (in
+// `debug_dirs` too, and with debuginfod when `debuginfod` allows).
 llvm::Expected<KeptBinaries> keptBinaries(const std::string& binary, const std::string& debug_file,
-                                          const Module& identity);
+                                          const Module& identity,
+                                          const std::vector<std::string>& debug_dirs,
+                                          bool debuginfod);
 
 // Whether every file and the index entry of `kept` are in the store.
 bool keptBinariesPresent(const std::string& store, const KeptBinaries& kept);

@@ -104,12 +104,13 @@ std::pair<std::string, std::string> moduleKey(const Module& identity) {
 
 // With --keep-binaries, whether the store holds this module's binaries
 // too: a module stored without them is dumped again to keep them (its .sym
-// is left as it is when the dump gives the same bytes).
-// When it does, `entry` lists them.
-bool binariesKept(const Examined& e, const std::string& elf_debug_file, const std::string& store,
-                  ManifestEntry& entry) {
+// is left as it is when the dump gives the same bytes). When it holds
+// them, `entry` lists them.
+bool binariesKept(const Examined& e, const std::string& elf_debug_file, const Options& options,
+                  const std::string& store, ManifestEntry& entry) {
   std::string debug_file = e.macho ? e.macho_dsym : e.windows ? e.windows_pdb : elf_debug_file;
-  auto kept = keptBinaries(e.file->path, debug_file, e.identity);
+  // (no debuginfod here: the plan reads local files only)
+  auto kept = keptBinaries(e.file->path, debug_file, e.identity, options.debug_dirs, false);
   if (!kept) {
     llvm::consumeError(kept.takeError());
     return false; // the dump says what is wrong
@@ -344,7 +345,7 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
     }
     if (!plan_options.force && llvm::sys::fs::exists(plan_options.store + "/" + entry.sym) &&
         (!dump_options.keep_binaries ||
-         binariesKept(e, separate_debug[i], plan_options.store, entry))) {
+         binariesKept(e, separate_debug[i], dump_options, plan_options.store, entry))) {
       entry.status = EntryStatus::Exists;
       plan.entries.push_back(std::move(entry));
       continue;

@@ -19,6 +19,8 @@ a MinGW-w64 PE (no CodeView record), and the MSVC x64 PE + PDB of
   SizeOfImage give the PE's SSQP path <exe>/<STAMP><SIZE>/<exe>, the
   CodeView GUID and age give the PDB's <pdb>/<GUIDAGE>/<pdb>;
 - `cmp`: every kept file is byte-identical to its input;
+- `debuginfod-find` against `symstore serve` over the store gets each build
+  id's executable and debuginfo (the dwz file's too), byte-identical;
 - the manifest's "kept" lists exactly these paths;
 - a second run copies nothing (every file's mtime, to the ns, unchanged),
   --force changes no kept file whose bytes are the same, and a store made
@@ -41,6 +43,17 @@ MAIN_C = r"""
 #include <stdio.h>
 int helper(int x) { return x * 3 + 1; }
 int main(int argc, char **argv) { (void)argv; printf("%d\n", helper(argc)); return 0; }
+"""
+CXX_MAIN = r"""
+#include <map>
+#include <string>
+#include <vector>
+int count_words(const std::vector<std::string>& words) {
+  std::map<std::string, int> seen;
+  for (const auto& w : words) ++seen[w];
+  return static_cast<int>(seen.size());
+}
+int main(int argc, char** argv) { return count_words(std::vector<std::string>(argv, argv + argc)); }
 """
 LIB_C = r"""
 int kept_function(int x) { return x * 7 - 2; }
@@ -138,14 +151,28 @@ def build_fixtures(work):
     run(["gcc", "-g", "-O1", "-Wl,--build-id=none", "-o", f"{release}/nobuildid", main_c])
     elves["nobuildid"] = None
 
+    # Two C++ programs whose shared DWARF dwz moved into one supplementary
+    # file, which their .gnu_debugaltlink names (with its build id).
+    dwz_dir = os.path.join(work, "dwz")
+    os.makedirs(dwz_dir)
+    for name, word in (("dwz-a", "count_words"), ("dwz-b", "tally_words")):
+        source = os.path.join(work, f"{name}.cpp")
+        with open(source, "w") as fh:
+            fh.write(CXX_MAIN.replace("count_words", word))
+        run(["g++", "-g", "-O0", "-Wl,--build-id", "-o", f"{release}/{name}", source])
+    common_debug = os.path.join(dwz_dir, "common.debug")
+    run(["dwz", "-m", common_debug, "-M", common_debug, f"{release}/dwz-a", f"{release}/dwz-b"])
+    dwz = {"dwz-a": common_debug, "dwz-b": common_debug}
+    elves["dwz-a"] = elves["dwz-b"] = None
+
     pes = []
     if shutil.which("x86_64-w64-mingw32-gcc"):
         run(["x86_64-w64-mingw32-gcc", "-g", "-O1", "-o", f"{release}/mingw.exe", main_c])
         pes.append("mingw.exe")
-    return release, debug_dir, elves, pes
+    return release, debug_dir, elves, pes, dwz
 
 
-def expected_files(args, release, elves, pes):
+def expected_files(args, release, elves, pes, dwz):
     """store-relative path -> the input file it must equal, from the oracles;
     plus the .build-id entries: path -> (executable, debuginfo)."""
     files, entries = {}, {}
@@ -173,6 +200,12 @@ def expected_files(args, release, elves, pes):
             # executable's path sorts first.
             key = f".build-id/{build_id[:2]}/{build_id[2:]}"
             entries[key] = min(entries.get(key, (executable, debuginfo)), (executable, debuginfo))
+        if name in dwz:
+            kept_dwz = f"{name}/{debug_id}/{name}.dwz"
+            files[kept_dwz] = dwz[name]
+            alt_id = oracles.build_id(dwz[name])
+            key = f".build-id/{alt_id[:2]}/{alt_id[2:]}"
+            entries[key] = min(entries.get(key, ("", kept_dwz)), ("", kept_dwz))
     for name in pes:
         facts = pe_facts(f"{release}/{name}")
         files[f"{name}/{facts['code_id']}/{name}"] = f"{release}/{name}"
@@ -199,9 +232,38 @@ def check_store(report, store, files, entries, label):
             continue
         with open(path) as fh:
             text = fh.read()
-        want = f"executable {executable}\ndebuginfo {debuginfo}\n"
+        want = (f"executable {executable}\n" if executable else "") + f"debuginfo {debuginfo}\n"
         if text != want:
             report.fail(f"{label}: {relative} holds {text!r}, expected {want!r}")
+
+
+def check_debuginfod(args, report, store, files, entries):
+    """debuginfod-find, pointed at `symstore serve` over the store, gets each
+    build id's executable and debuginfo, byte-identical to the inputs."""
+    from serve_process import ServeProcess
+    cache = tempfile.mkdtemp(prefix="debuginfod-cache-")
+    fetched = 0
+    try:
+        with ServeProcess(args.symstore, store, quiet=True) as server:
+            env = dict(os.environ, DEBUGINFOD_URLS=server.url, DEBUGINFOD_CACHE_PATH=cache,
+                       DEBUGINFOD_TIMEOUT="30")
+            for relative, (executable, debuginfo) in sorted(entries.items()):
+                build_id = relative.replace(".build-id/", "").replace("/", "")
+                for kind, kept in (("executable", executable), ("debuginfo", debuginfo)):
+                    if not kept:
+                        continue
+                    p = subprocess.run(["debuginfod-find", kind, build_id], capture_output=True,
+                                       text=True, env=env, timeout=120)
+                    path = p.stdout.strip()
+                    if p.returncode != 0 or not os.path.isfile(path):
+                        report.fail(f"debuginfod-find {kind} {build_id}: {p.stderr.strip()}")
+                    elif not same_bytes(path, files[kept]):
+                        report.fail(f"debuginfod-find {kind} {build_id} differs from {files[kept]}")
+                    else:
+                        fetched += 1
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    report.note(f"debuginfod-find over symstore serve: {fetched} files byte-identical to the inputs")
 
 
 def kept_in_manifest(manifest):
@@ -217,7 +279,7 @@ def main():
     report = common.Report("symstore_keep_binaries")
     work = tempfile.mkdtemp(prefix="keep-binaries-")
     try:
-        release, debug_dir, elves, pes = build_fixtures(work)
+        release, debug_dir, elves, pes, dwz = build_fixtures(work)
         windows = os.path.join(args.shared, "windows")
         for name in ("dump_syms_regtest64.exe", "dump_syms_regtest64.pdb"):
             shutil.copy(os.path.join(windows, name), release)
@@ -227,7 +289,7 @@ def main():
         args.store = store
         manifest = symstore_add(args, store, release, "--keep-binaries", "--debug-dir", debug_dir,
                                 "--no-debuginfod")
-        files, entries = expected_files(args, release, elves, pes)
+        files, entries = expected_files(args, release, elves, pes, dwz)
         pdb = pe_facts(f"{release}/dump_syms_regtest64.exe")
         files[f"{pdb['pdb']}/{pdb['debug_id']}/{pdb['pdb']}"] = f"{release}/dump_syms_regtest64.pdb"
         check_store(report, store, files, entries, "first run")
@@ -236,6 +298,7 @@ def main():
             report.fail(f"manifest kept lists {sorted(listed)}, expected {sorted(set(files) | set(entries))}")
         report.note(f"{len(files)} kept files and {len(entries)} .build-id entries checked "
                     f"against readelf, llvm-readobj and cmp")
+        check_debuginfod(args, report, store, files, entries)
 
         # The kept files are no symbol files: uploads pass over them, and
         # still send every .sym (the code-id links are not listed).
