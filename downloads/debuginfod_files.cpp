@@ -1,7 +1,6 @@
 #include "downloads/debuginfod_files.h"
 
 #include "downloads/elf_section_span.h"
-#include "downloads/store_file_lookup.h"
 #include "store/layout.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -39,24 +38,22 @@ std::vector<std::pair<std::string, std::string>> debuginfodHeaders(const std::st
 
 llvm::Expected<std::optional<ServedEntity>> wholeFile(StoreBackend& store,
                                                       const std::string& relative) {
-  if (relative.empty())
+  // The entry's paths are the store's own spelling, checked again all the same.
+  if (relative.empty() || !isSafeRelativePath(relative))
     return std::nullopt;
-  llvm::Expected<std::optional<FoundStoreFile>> found = statStoreFile(store, relative);
-  if (!found)
-    return found.takeError();
-  if (!*found)
-    return std::nullopt;
-  llvm::Expected<OpenedObject> opened = store.open((*found)->relative);
+  llvm::Expected<std::optional<OpenedObject>> opened = store.openIfPresent(relative);
   if (!opened)
     return opened.takeError();
+  if (!*opened)
+    return std::nullopt;
   ServedEntity entity;
-  entity.fd = opened->fd;
-  entity.length = opened->info.size;
-  entity.etag = opened->info.etag;
-  entity.mtime = opened->info.mtime;
+  entity.fd = (*opened)->fd;
+  entity.length = (*opened)->info.size;
+  entity.etag = (*opened)->info.etag;
+  entity.mtime = (*opened)->info.mtime;
   entity.content_type = "application/octet-stream";
-  entity.cache_key = (*found)->relative;
-  entity.extra_headers = debuginfodHeaders((*found)->relative, opened->info.size);
+  entity.cache_key = relative;
+  entity.extra_headers = debuginfodHeaders(relative, entity.length);
   return entity;
 }
 
