@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -341,6 +342,24 @@ private:
   std::string root_; // canonical, no trailing '/'
 };
 
+// Spooled bodies a killed server left in <root>/.incoming. Other servers
+// over the same directory spool there too, so only files a day old go:
+// no request lives that long (they time out in seconds).
+void removeStaleSpoolFiles(const std::string& root) {
+  std::string spool = root + "/.incoming";
+  DIR* dir = ::opendir(spool.c_str());
+  if (!dir)
+    return;
+  time_t day_ago = ::time(nullptr) - 24 * 60 * 60;
+  while (struct dirent* entry = ::readdir(dir)) {
+    struct stat st;
+    if (::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISREG(st.st_mode) && st.st_mtime < day_ago)
+      ::unlinkat(::dirfd(dir), entry->d_name, 0);
+  }
+  ::closedir(dir);
+}
+
 } // namespace
 
 llvm::Expected<std::unique_ptr<StoreBackend>> openDirectoryBackend(const std::string& root) {
@@ -354,6 +373,7 @@ llvm::Expected<std::unique_ptr<StoreBackend>> openDirectoryBackend(const std::st
   // The root "/" itself: every path is under it.
   if (canonical == "/")
     canonical.clear();
+  removeStaleSpoolFiles(canonical);
   return std::make_unique<DirectoryBackend>(canonical);
 }
 

@@ -6,6 +6,7 @@
 #include "store_backend/store_backend.h"
 
 #include <atomic>
+#include <ctime>
 #include <fcntl.h>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -201,6 +202,21 @@ TEST_F(DirectoryBackendTest, TheSpoolIsAHiddenDirectoryInTheStore) {
   struct stat st;
   ASSERT_EQ(::stat(spool_dir.c_str(), &st), 0);
   EXPECT_TRUE(S_ISDIR(st.st_mode));
+}
+
+// What a killed server left in the spool goes when a server opens the
+// store, once it is a day old; what another server is spooling now stays.
+TEST_F(DirectoryBackendTest, StaleSpoolFilesAreRemovedOnOpen) {
+  std::string spool_dir = backend->spoolDirectory();
+  writeFile(spool_dir + "/upload-old", "old");
+  writeFile(spool_dir + "/upload-new", "new");
+  struct timespec times[2] = {{::time(nullptr) - 25 * 60 * 60, 0},
+                              {::time(nullptr) - 25 * 60 * 60, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, (spool_dir + "/upload-old").c_str(), times, 0), 0);
+  auto reopened = openStoreBackend(root, StoreBackendSettings{});
+  ASSERT_TRUE(bool(reopened));
+  EXPECT_FALSE(exists(spool_dir + "/upload-old"));
+  EXPECT_TRUE(exists(spool_dir + "/upload-new"));
 }
 
 TEST_F(DirectoryBackendTest, PublishOutcomes) {
