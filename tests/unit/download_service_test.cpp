@@ -446,6 +446,37 @@ TEST_F(DownloadServiceTest, DebuginfodAndSsqp) {
   EXPECT_EQ(get("/app.pdb/" + std::string(kPdbId) + "/app.pd_").status, 404);
 }
 
+// A kept file that is not a valid ELF image (cut short, a section table
+// past its end, not ELF at all) has no sections: 404, never a crash.
+TEST_F(DownloadServiceTest, SectionsOfBrokenFiles) {
+  using test_support::ElfSection;
+  std::vector<uint8_t> good = test_support::elfAround(
+      {{".debug_info", llvm::ELF::SHT_PROGBITS, 0, std::vector<uint8_t>(64, 7)}});
+  std::vector<std::string> broken = {
+      std::string(good.begin(), good.begin() + 40), // cut inside the header
+      std::string(good.begin(), good.end() - 100),  // the section table cut off
+      std::string("\x7f"
+                  "ELF") +
+          std::string(60, '\xff'), // nonsense header fields
+      "not an ELF file at all"};
+  std::string with_far_section(good.begin(), good.end());
+  // e_shoff of a 64-bit header at byte 40: past the end of the file.
+  for (int i = 0; i < 8; ++i)
+    with_far_section[40 + i] = static_cast<char>(0x7f);
+  broken.push_back(with_far_section);
+  for (size_t i = 0; i < broken.size(); ++i) {
+    std::string id = "0102030405060708090A0B0C0D0E0F10" + std::to_string(i);
+    std::string build_id = "aabbccdd0" + std::to_string(i);
+    put(keptFileRelativePath("bad.so", id, "bad.so.debug"), broken[i]);
+    put(buildIdIndexRelativePath(build_id),
+        formatBuildIdEntry({"", keptFileRelativePath("bad.so", id, "bad.so.debug")}));
+    EXPECT_EQ(get("/buildid/" + build_id + "/section/.debug_info").status, 404) << i;
+    ServerResponse response = get("/buildid/" + build_id + "/debuginfo");
+    EXPECT_EQ(response.status, 200) << i; // the file itself is still served as it is
+    EXPECT_EQ(body(response), broken[i]) << i;
+  }
+}
+
 TEST_F(DownloadServiceTest, LinksOutOfTheStoreAreNotServed) {
   std::ofstream(root_ + "/secret") << "secret";
   llvm::sys::fs::create_directories(store_dir_ + "/a/ID");
