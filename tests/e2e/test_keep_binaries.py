@@ -20,7 +20,9 @@ a MinGW-w64 PE (no CodeView record), and the MSVC x64 PE + PDB of
   CodeView GUID and age give the PDB's <pdb>/<GUIDAGE>/<pdb>;
 - `cmp`: every kept file is byte-identical to its input;
 - `debuginfod-find` against `symstore serve` over the store gets each build
-  id's executable and debuginfo (the dwz file's too), byte-identical;
+  id's executable and debuginfo (the dwz file's too), byte-identical; gdb
+  with debuginfod finds a stripped dwz'd binary's line (from its source)
+  through the server alone, fetching its debug file and the dwz file;
 - the manifest's "kept" lists exactly these paths;
 - a second run copies nothing (every file's mtime, to the ns, unchanged),
   --force changes no kept file whose bytes are the same, and a store made
@@ -163,7 +165,11 @@ def build_fixtures(work):
     common_debug = os.path.join(dwz_dir, "common.debug")
     run(["dwz", "-m", common_debug, "-M", common_debug, f"{release}/dwz-a", f"{release}/dwz-b"])
     dwz = {"dwz-a": common_debug, "dwz-b": common_debug}
-    elves["dwz-a"] = elves["dwz-b"] = None
+    # dwz-a stripped, its debug file (still linking the dwz file) in --debug-dir.
+    run(["objcopy", "--only-keep-debug", f"{release}/dwz-a", f"{debug_dir}/dwz-a.debug"])
+    run(["objcopy", "--strip-debug", f"--add-gnu-debuglink={debug_dir}/dwz-a.debug", f"{release}/dwz-a"])
+    elves["dwz-a"] = f"{debug_dir}/dwz-a.debug"
+    elves["dwz-b"] = None
 
     pes = []
     if shutil.which("x86_64-w64-mingw32-gcc"):
@@ -266,6 +272,33 @@ def check_debuginfod(args, report, store, files, entries):
     report.note(f"debuginfod-find over symstore serve: {fetched} files byte-identical to the inputs")
 
 
+def check_gdb(args, report, store, binary, work, dwz_build_id):
+    """gdb with debuginfod pointed at `symstore serve` finds the line of a
+    function of a stripped binary (the source says which line), having
+    fetched the dwz file its debug file refers to."""
+    from serve_process import ServeProcess
+    with open(os.path.join(work, "dwz-a.cpp")) as fh:
+        line = next(i for i, text in enumerate(fh.read().splitlines(), 1) if "int count_words(" in text)
+    cache = tempfile.mkdtemp(prefix="gdb-debuginfod-cache-")
+    try:
+        with ServeProcess(args.symstore, store, quiet=True) as server:
+            env = dict(os.environ, DEBUGINFOD_URLS=server.url, DEBUGINFOD_CACHE_PATH=cache,
+                       DEBUGINFOD_TIMEOUT="30", HOME=work)
+            p = subprocess.run(["gdb", "-nx", "-batch", "-iex", "set debuginfod enabled on",
+                                "-ex", "info line count_words", binary],
+                               capture_output=True, text=True, env=env, timeout=300)
+        if not re.search(rf'Line {line} of "[^"]*dwz-a\.cpp"', p.stdout):
+            report.fail(f"gdb over symstore serve: no line {line} of dwz-a.cpp for count_words: "
+                        f"{(p.stdout + p.stderr).strip()[-600:]}")
+        elif not os.path.isfile(os.path.join(cache, dwz_build_id, "debuginfo")):
+            report.fail(f"gdb over symstore serve did not fetch the dwz file {dwz_build_id}")
+        else:
+            report.note(f"gdb over symstore serve: count_words at line {line} of dwz-a.cpp, "
+                        f"the debug file and the dwz file fetched")
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
 def kept_in_manifest(manifest):
     kept = set()
     for entry in manifest["entries"]:
@@ -352,6 +385,13 @@ def main():
         if kept_in_manifest(upgraded) != set(files) | set(entries):
             report.fail("the upgrading run's manifest does not list every kept file")
         report.note(f"second run, --force and an upgraded store: {len(before)} files compared by mtime")
+
+        # Last (it hides the local debug files): gdb gets the stripped dwz-a's
+        # debug file and the dwz file from the server alone.
+        dwz_build_id = oracles.build_id(dwz["dwz-a"])
+        for hidden in (debug_dir, os.path.dirname(dwz["dwz-a"])):
+            os.rename(hidden, hidden + "-hidden")
+        check_gdb(args, report, store, f"{release}/dwz-a", work, dwz_build_id)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report.finish()
