@@ -226,6 +226,13 @@ def upload_seeds(out):
     for name, entries in UPLOAD_ZIPS.items():
         with open(os.path.join(out, "upload_zip", name + ".zip"), "wb") as fh:
             fh.write(upload_zip(entries))
+        if name != "bomb":
+            # The same entries for the target to zip: NUL-separated name, text, ...
+            # ('@' a link, '=' stored).
+            text = "\0".join(("@" if link else "") + entry + "\0" + body
+                              for entry, body, link in entries)
+            with open(os.path.join(out, "upload_zip", name + ".entries"), "w") as fh:
+                fh.write(text)
     for name, text in UPLOAD_CHECKS.items():
         with open(os.path.join(out, "upload_checks", name), "w") as fh:
             fh.write(text)
