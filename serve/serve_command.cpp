@@ -12,11 +12,13 @@
 #include "store/user_cache_dir.h"
 #include "store_backend/store_backend.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <llvm/Support/raw_ostream.h>
+#include <thread>
 
 namespace dumpsyms {
 namespace {
@@ -122,6 +124,12 @@ int runServe(const ServeOptions& options) {
   server_options.host = listen->host;
   server_options.port = listen->port;
   server_options.threads = options.threads;
+  // A thread waits while its handler reads from S3 (a miss of the local
+  // cache is a GET of the whole object), and every connection it serves
+  // waits with it: more threads than cores keep the others moving. A
+  // directory's reads are page-cache hits, served best by one per core.
+  if (options.threads == 0 && options.store.rfind("s3://", 0) == 0)
+    server_options.threads = 4 * std::max(1u, std::thread::hardware_concurrency());
   server_options.connection_timeout_seconds = options.timeout_seconds;
   server_options.max_body_bytes = max_upload;
   server_options.spool_dir = (*backend)->spoolDirectory();

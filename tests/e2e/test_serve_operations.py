@@ -292,6 +292,21 @@ def check_many_connections(report, server):
             sock.close()
 
 
+def check_ipv6(report, symstore, store):
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        report.note("no IPv6 loopback here: --listen [::1]:0 not tried")
+        return
+    with ServeProcess(symstore, store, listen="[::1]:0") as server:
+        if not re.fullmatch(r"listening on http://\[::1\]:[1-9][0-9]*", server.first_line):
+            report.fail(f"first line on IPv6: {server.first_line!r}")
+        status, _, body = server.request("GET", SYM_PATH)
+        if status != 200 or body != open(os.path.join(store, SYM_PATH.lstrip("/")), "rb").read():
+            report.fail(f"GET over IPv6: {status}")
+
+
 def check_start_errors(report, symstore, work, tokens):
     bad_tokens = os.path.join(work, "bad-tokens")
     with open(bad_tokens, "w") as fh:
@@ -356,6 +371,7 @@ def main():
         if any("?" in entry for entry in lines):
             report.fail("an access log line holds a query string")
 
+        check_ipv6(report, args.symstore, store)
         check_private(report, args.symstore, store, tokens)
         check_slow_and_truncated(report, args.symstore, store, tokens)
         check_sigterm_during_download(report, args.symstore, store)
