@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <llvm/Support/ConvertUTF.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -50,6 +50,15 @@ public:
   unsigned modules = 0;
 };
 
+// NAME_MAX of Linux file systems.
+constexpr size_t kMaxNameBytes = 255;
+
+std::vector<llvm::StringRef> components(llvm::StringRef path) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  path.split(parts, '/');
+  return {parts.begin(), parts.end()};
+}
+
 UploadRefusal refuse(int status, std::string reason) {
   return UploadRefusal{status, std::move(reason)};
 }
@@ -89,12 +98,6 @@ std::optional<UploadRefusal> conclude(const SymbolTextParser& parser, FactsSink&
   return std::nullopt;
 }
 
-std::vector<llvm::StringRef> components(llvm::StringRef path) {
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  path.split(parts, '/');
-  return {parts.begin(), parts.end()};
-}
-
 } // namespace
 
 bool sameIgnoringCase(llvm::StringRef a, llvm::StringRef b) {
@@ -108,6 +111,11 @@ std::optional<UploadRefusal> checkClientPath(const std::string& relative) {
     return refuse(400, "'" + printable(relative) +
                            "' is not a store path (empty, '.' or '..' components, a leading "
                            "'/', '\\\\', ':', control characters or not UTF-8)");
+  // What a file system takes: a longer name would fail only when published.
+  for (llvm::StringRef component : components(relative))
+    if (component.size() > kMaxNameBytes)
+      return refuse(400, "'" + printable(relative) + "' has a name longer than " +
+                             std::to_string(kMaxNameBytes) + " bytes");
   return std::nullopt;
 }
 

@@ -311,6 +311,7 @@ TEST_F(UploadServiceTest, RefusedPutsLeaveTheStoreAsItWas) {
       {"\xc0\xae\xc0\xae/0123456789ABCDEF0123456789ABCDEF0/libfoo.so.sym", linuxSym(), 400},
       {".hidden/0123456789ABCDEF0123456789ABCDEF0/libfoo.so.sym", linuxSym(), 400},
       {"libfoo.so//libfoo.so.sym", linuxSym(), 400},
+      {std::string(256, 'a') + "/0123456789ABCDEF0123456789ABCDEF0/libfoo.so.sym", linuxSym(), 400},
       // Misfiled: the MODULE line names another file or id.
       {"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so.sym", linuxSym(), 422},
       {"libfoo.so/0123456789ABCDEF0123456789ABCDEF1/libfoo.so.sym", linuxSym(), 422},
