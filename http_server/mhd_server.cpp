@@ -122,6 +122,9 @@ public:
       return llvm::createStringError("cannot start the HTTP server on " + where);
     }
     listener_ = *listener;
+    // What a killed server left; a day is longer than any upload takes.
+    if (!options_.spool_dir.empty())
+      removeStaleSpoolFiles(options_.spool_dir, std::chrono::hours(24));
     const MHD_DaemonInfo* info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
     port_ = info ? info->port : options_.port;
     return llvm::Error::success();

@@ -9,6 +9,28 @@
 
 namespace dumpsyms {
 
+namespace {
+
+constexpr const char* kSpoolPrefix = "upload-";
+
+} // namespace
+
+size_t removeStaleSpoolFiles(const std::string& spool_dir, std::chrono::seconds age) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  size_t removed = 0;
+  auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(spool_dir, error), end; !error && it != end; it.increment(error)) {
+    const fs::path& path = it->path();
+    if (path.filename().string().rfind(kSpoolPrefix, 0) != 0 || !it->is_regular_file(error))
+      continue;
+    auto written = fs::last_write_time(path, error);
+    if (!error && now - written > age && fs::remove(path, error))
+      ++removed;
+  }
+  return removed;
+}
+
 RequestBody::RequestBody(std::string spool_dir, uint64_t max_bytes)
     : spool_dir_(std::move(spool_dir)), max_bytes_(max_bytes) {}
 
@@ -33,12 +55,12 @@ void RequestBody::fail(int status, std::string reason) {
 }
 
 int RequestBody::newSpoolFile(std::string& path) {
-  std::string pattern = spool_dir_ + "/upload-XXXXXX";
+  std::string pattern = spool_dir_ + "/" + kSpoolPrefix + "XXXXXX";
   int fd = ::mkstemp(pattern.data());
   if (fd < 0 && errno == ENOENT) {
     std::error_code ignored;
     std::filesystem::create_directories(spool_dir_, ignored);
-    pattern = spool_dir_ + "/upload-XXXXXX";
+    pattern = spool_dir_ + "/" + kSpoolPrefix + "XXXXXX";
     fd = ::mkstemp(pattern.data());
   }
   if (fd < 0) {

@@ -7,6 +7,7 @@
 
 #include "http_server/http_server.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -21,6 +22,11 @@ namespace dumpsyms {
 // the body's own limit).
 constexpr size_t kMaxFormFieldBytes = 64 * 1024;
 constexpr size_t kMaxFormFields = 64;
+
+// Removes the spool files (and only those) a server killed mid-request
+// left in `spool_dir` more than `age` ago; younger ones may be another
+// server's over the same store, still receiving. Returns how many.
+size_t removeStaleSpoolFiles(const std::string& spool_dir, std::chrono::seconds age);
 
 class RequestBody {
 public:

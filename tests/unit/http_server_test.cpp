@@ -448,6 +448,21 @@ TEST_F(HttpServerTest, ListensOnIpv6Loopback) {
   EXPECT_EQ(statusOf(std::string(buffer, static_cast<size_t>(n))), 200);
 }
 
+TEST_F(HttpServerTest, StaleSpoolFilesAreRemovedAtStart) {
+  auto make = [&](const std::string& name, std::chrono::hours age) {
+    std::string path = spool_ + "/" + name;
+    std::ofstream(path) << "partial";
+    fs::last_write_time(path, fs::file_time_type::clock::now() - age);
+  };
+  make("upload-old123", std::chrono::hours(48));
+  make("upload-new456", std::chrono::hours(1));
+  make("publish-old789", std::chrono::hours(48)); // not the server's own
+  start();
+  EXPECT_FALSE(fs::exists(spool_ + "/upload-old123"));
+  EXPECT_TRUE(fs::exists(spool_ + "/upload-new456"));
+  EXPECT_TRUE(fs::exists(spool_ + "/publish-old789"));
+}
+
 TEST_F(HttpServerTest, AnAddressInUseIsAnError) {
   start();
   HttpServerOptions options;
