@@ -5,8 +5,9 @@
   tecken` (put and breakpad-v2 with and without --gzip, breakpad-v1 at
   /symupload and /upload/), uploads a store `symstore add` made into an
   empty served store: every file lands byte-identical at the same
-  <debug_file>/<DEBUG_ID>/<name>.sym (the oracle: the bytes `symstore add`
-  wrote), nothing else lands, and a second run changes nothing.
+  <debug_file>/<DEBUG_ID>/<name>.sym with the same mode (the oracle: the
+  files `symstore add` wrote), nothing else lands, and a second run (its
+  ledger removed, so that every file is sent again) changes nothing.
 - Breakpad's own clients cannot be built here, so their requests are made
   as their sources make them (sym_upload's v1 form with the key in ?key=,
   symbol_collector_client.cc's four sym-upload-v2 requests with the
@@ -206,6 +207,9 @@ def client_protocols(args, report, tmp, tokens, source, files):
                 checked += len(files)
             before = tree(served)
             mtimes = {k: os.stat(os.path.join(served, k)).st_mtime_ns for k in before}
+            # The client's ledger (breakpad-v1, tecken) would send nothing again:
+            # without it every file goes again and the server must change nothing.
+            shutil.rmtree(os.path.join(source, ".uploaded"), ignore_errors=True)
             code, out = upload(args, source, server.url + path, "--protocol", protocol, *extra)
             if code != 0:
                 report.fail(f"{name}: the second symstore upload: exit {code}: {out.strip()[-800:]}")
