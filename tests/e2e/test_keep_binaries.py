@@ -7,8 +7,8 @@ Fixtures: gcc -g with --build-id (DWARF in the executable itself), a
 library stripped with objcopy (--only-keep-debug + --add-gnu-debuglink)
 whose debug file is in the release, an executable whose debug file is
 found through --debug-dir by its .gnu_debuglink, an ELF without a build id,
-a MinGW-w64 PE (no CodeView record), and the MSVC x64 PE + PDB of
-../shared/windows. Judged by:
+a MinGW-w64 PE (no CodeView record), the MSVC x64 PE + PDB of
+../shared/windows, and a Mach-O program with its dSYM. Judged by:
 
 - `readelf -n`: each ELF's build id gives the .build-id entry's path
   (.build-id/<2 hex>/<rest>, lower case) and, read the way Breakpad reads
@@ -18,6 +18,8 @@ a MinGW-w64 PE (no CodeView record), and the MSVC x64 PE + PDB of
 - `llvm-readobj-19 --file-headers --coff-debug-directory`: TimeDateStamp and
   SizeOfImage give the PE's SSQP path <exe>/<STAMP><SIZE>/<exe>, the
   CodeView GUID and age give the PDB's <pdb>/<GUIDAGE>/<pdb>;
+- `llvm-dwarfdump-19 --uuid`: the Mach-O file's UUID gives the directory
+  of it and its dSYM's DWARF file (<name>.dwarf);
 - `cmp`: every kept file is byte-identical to its input;
 - `debuginfod-find` against `symstore serve` over the store gets each build
   id's executable and debuginfo (the dwz file's too), byte-identical; gdb
@@ -37,6 +39,7 @@ import subprocess
 import tempfile
 
 import common
+import macho_fixtures
 import oracles
 
 LLVM = "/usr/lib/llvm-19/bin"
@@ -171,14 +174,22 @@ def build_fixtures(work):
     elves["dwz-a"] = f"{debug_dir}/dwz-a.debug"
     elves["dwz-b"] = None
 
+    # A Mach-O program (clang-19 + ld64.lld-19) with its dSYM in the release.
+    obj = os.path.join(work, "program.o")
+    macho_fixtures.compile_one("program.c", "x86_64-apple-macos11", "O2", True, obj)
+    macho = os.path.join(release, "macprog")
+    macho_fixtures.link([obj], "x86_64", "macos", "11.0", macho)
+    run([f"{LLVM}/dsymutil", macho, "-o", macho + ".dSYM"])
+    machos = {"macprog": os.path.join(macho + ".dSYM", "Contents", "Resources", "DWARF", "macprog")}
+
     pes = []
     if shutil.which("x86_64-w64-mingw32-gcc"):
         run(["x86_64-w64-mingw32-gcc", "-g", "-O1", "-o", f"{release}/mingw.exe", main_c])
         pes.append("mingw.exe")
-    return release, debug_dir, elves, pes, dwz
+    return release, debug_dir, elves, pes, dwz, machos
 
 
-def expected_files(args, release, elves, pes, dwz):
+def expected_files(args, release, elves, pes, dwz, machos):
     """store-relative path -> the input file it must equal, from the oracles;
     plus the .build-id entries: path -> (executable, debuginfo)."""
     files, entries = {}, {}
@@ -212,6 +223,13 @@ def expected_files(args, release, elves, pes, dwz):
             alt_id = oracles.build_id(dwz[name])
             key = f".build-id/{alt_id[:2]}/{alt_id[2:]}"
             entries[key] = min(entries.get(key, ("", kept_dwz)), ("", kept_dwz))
+    for name, dwarf in machos.items():
+        # The UUID as llvm-dwarfdump prints it, with age 0.
+        uuid = macho_fixtures.uuids(f"{release}/{name}")["x86_64"]
+        if macho_fixtures.uuids(dwarf)["x86_64"] != uuid:
+            raise SystemExit(f"{dwarf}: not the dSYM of {name}")
+        files[f"{name}/{uuid}0/{name}"] = f"{release}/{name}"
+        files[f"{name}/{uuid}0/{name}.dwarf"] = dwarf
     for name in pes:
         facts = pe_facts(f"{release}/{name}")
         files[f"{name}/{facts['code_id']}/{name}"] = f"{release}/{name}"
@@ -312,7 +330,7 @@ def main():
     report = common.Report("symstore_keep_binaries")
     work = tempfile.mkdtemp(prefix="keep-binaries-")
     try:
-        release, debug_dir, elves, pes, dwz = build_fixtures(work)
+        release, debug_dir, elves, pes, dwz, machos = build_fixtures(work)
         windows = os.path.join(args.shared, "windows")
         for name in ("dump_syms_regtest64.exe", "dump_syms_regtest64.pdb"):
             shutil.copy(os.path.join(windows, name), release)
@@ -322,7 +340,7 @@ def main():
         args.store = store
         manifest = symstore_add(args, store, release, "--keep-binaries", "--debug-dir", debug_dir,
                                 "--no-debuginfod")
-        files, entries = expected_files(args, release, elves, pes, dwz)
+        files, entries = expected_files(args, release, elves, pes, dwz, machos)
         pdb = pe_facts(f"{release}/dump_syms_regtest64.exe")
         files[f"{pdb['pdb']}/{pdb['debug_id']}/{pdb['pdb']}"] = f"{release}/dump_syms_regtest64.pdb"
         check_store(report, store, files, entries, "first run")
