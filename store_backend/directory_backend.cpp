@@ -203,9 +203,17 @@ private:
     char link[64], resolved[PATH_MAX];
     std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t length = ::readlink(link, resolved, sizeof resolved - 1);
-    if (length <= 0)
-      return -1;
-    std::string canonical(resolved, static_cast<size_t>(length));
+    std::string canonical;
+    if (length > 0) {
+      canonical.assign(resolved, static_cast<size_t>(length));
+    } else {
+      // No /proc (a minimal container): the path resolved again, which a
+      // link swapped in between could fool, but nothing else can.
+      std::optional<std::string> again = resolveInside(path(relative));
+      if (!again)
+        return -1;
+      canonical = *again;
+    }
     if (canonical.compare(0, root_.size() + 1, root_ + "/") != 0)
       return -1;
     int flags = ::fcntl(fd, F_GETFL);
