@@ -1,5 +1,6 @@
 #include "serve/tokens.h"
 
+#include <algorithm>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SHA256.h>
 #include <sstream>
@@ -91,8 +92,14 @@ std::optional<std::string> requestToken(const ServerRequest& request) {
     if (value.size() > 7 && llvm::StringRef(value).take_front(7).equals_insensitive("bearer "))
       return llvm::StringRef(value).drop_front(7).trim().str();
   }
-  if (auto it = request.query.find("key"); it != request.query.end())
-    return it->second;
+  if (auto it = request.query.find("key"); it != request.query.end()) {
+    // Breakpad's clients put the key into the URL as it is, and the query
+    // decoding turns a '+' into a space; no token holds a space (the file
+    // separates words by them), so every space was a '+'.
+    std::string key = it->second;
+    std::replace(key.begin(), key.end(), ' ', '+');
+    return key;
+  }
   return std::nullopt;
 }
 

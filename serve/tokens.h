@@ -41,7 +41,8 @@ private:
 
 // The token a request carries: an `Auth-Token` header (Tecken),
 // `Authorization: Bearer TOKEN`, or the `key` query argument (Breakpad's
-// sym-upload clients), in that order; none if it carries none.
+// sym-upload clients, which send it unescaped: a '+' decoded to a space
+// is taken back), in that order; none if it carries none.
 std::optional<std::string> requestToken(const ServerRequest& request);
 
 } // namespace dumpsyms

@@ -26,8 +26,9 @@ from serve_process import ServeError, ServeProcess
 UPLOAD = "upl0ad-T0ken+x/y="          # needs URL encoding in ?key=
 DOWNLOAD = "d0wnload-T0ken"
 BOTH = "b0th-T0ken"
+BOTH_PLUS = "b0th+T0ken/2="            # sent unescaped in ?key=
 UNKNOWN = "n0t-a-T0ken"
-SECRETS = [UPLOAD, DOWNLOAD, BOTH, UNKNOWN]
+SECRETS = [UPLOAD, DOWNLOAD, BOTH, BOTH_PLUS, UNKNOWN]
 DEBUG_ID = "0123456789ABCDEF0123456789ABCDEF0"
 SYM_PATH = f"/app/{DEBUG_ID}/app.sym"
 BIG_PATH = f"/big/{DEBUG_ID}/big.sym"
@@ -174,6 +175,10 @@ def check_private(report, symstore, store, tokens):
         status, _, _ = server.request("GET", f"/nothing/{DEBUG_ID}/nothing.sym?key={DOWNLOAD}")
         if status != 404:
             report.fail(f"--private, a missing file with a download token: {status}, expected 404")
+        # ?key= as Breakpad's clients send it: not escaped ('+' and '/' as they are).
+        status, _, _ = server.request("GET", f"{SYM_PATH}?key={BOTH_PLUS}")
+        if status != 200:
+            report.fail(f"--private, ?key= with an unescaped '+': {status}, expected 200")
         status, _, _ = server.request("GET", "/healthz")
         if status != 200:
             report.fail(f"--private /healthz without a token: {status}")
@@ -340,7 +345,7 @@ def main():
         tokens = os.path.join(work, "tokens")
         with open(tokens, "w") as fh:
             fh.write(f"# who may do what\n{UPLOAD} upload\n{DOWNLOAD} download  # readers\n"
-                     f"{BOTH} upload download\n")
+                     f"{BOTH} upload download\n{BOTH_PLUS} download upload\n")
 
         server = ServeProcess(args.symstore, store, "--tokens", tokens).start()
         try:

@@ -91,6 +91,8 @@ TEST(ServeTokens, WhereARequestCarriesItsToken) {
   EXPECT_EQ(requestToken(withHeaders({{"authorization", "Bearer abc"}})), "abc");
   EXPECT_EQ(requestToken(withHeaders({{"authorization", "bearer  abc "}})), "abc");
   EXPECT_EQ(requestToken(withHeaders({}, {{"key", "v2key"}})), "v2key");
+  // ?key=a+b/c= sent unescaped arrives as "a b/c=".
+  EXPECT_EQ(requestToken(withHeaders({}, {{"key", "a b/c="}})), "a+b/c=");
   EXPECT_EQ(requestToken(withHeaders({{"auth-token", "first"}}, {{"key", "second"}})), "first");
   EXPECT_EQ(requestToken(withHeaders({{"authorization", "Basic dXNlcjpwdw=="}})), std::nullopt);
   EXPECT_EQ(requestToken(withHeaders({})), std::nullopt);
