@@ -21,6 +21,7 @@ Target targetNamed(const std::string& name) {
       {"pe", pe},
       {"upload_zip", uploadZip},
       {"upload_checks", uploadChecks},
+      {"download_requests", downloadRequests},
       {"http_answers", httpAnswers},
       {"minidump", minidump},
       {"microdump", microdump},

@@ -41,6 +41,7 @@ int symbolIndex(const uint8_t* data, size_t size);    // a symbol file's binary 
 int macho(const uint8_t* data, size_t size);        // Mach-O files, universal ones, compact unwind
 int uploadZip(const uint8_t* data, size_t size);    // a Tecken upload's zip, with its caps
 int uploadChecks(const uint8_t* data, size_t size); // an upload's path and .sym checks
+int downloadRequests(const uint8_t* data, size_t size); // a download's path, headers, store answer
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);

@@ -20,7 +20,9 @@ tests/e2e/core_to_microdump.py writes of the x86_64 and arm64 cores, as
 bare lines and as logcat's brief (with other programs' lines) and
 threadtime forms; upload_zip Tecken zips (good ones, and a zip-slip, a
 symlink entry, a small bomb, a misfiled entry), upload_checks a request
-path or completion line followed by a .sym's text.
+path or completion line followed by a .sym's text; download_requests every
+download route's requests (Breakpad, code id, debuginfod, SSQP, ranges,
+validators) with a .build-id entry, MODULE line or tokens file after them.
 
 make_seeds.py OUT_DIR [TARGET...]  writes OUT_DIR/<target>/... (every
 target when none is named)."""
@@ -238,6 +240,46 @@ def upload_seeds(out):
             fh.write(text)
 
 
+# download_requests: a path, then Range, Accept-Encoding, If-None-Match,
+# If-Modified-Since, If-Range and a token, one a line, then a text (a
+# .build-id entry, a MODULE line, a tokens file), over the target's store.
+DOWNLOAD_ID = "0123456789ABCDEF0123456789ABCDEF1"
+DOWNLOAD_BUILD_ID = "d4c3b2a1f6e51807293a4b5c6d7e8f90aabbccdd"
+DOWNLOAD_ELF_ID = "A1B2C3D4E5F60718293A4B5C6D7E8F900"
+DOWNLOAD_DATE = "Sun, 06 Nov 1994 08:49:37 GMT"
+DOWNLOAD_REQUESTS = {
+    "breakpad": [f"/app.pdb/{DOWNLOAD_ID}/app.sym", "", "gzip, deflate", "", "", "", ""],
+    "breakpad-lower-case-head": [f"HEAD /app.pdb/{DOWNLOAD_ID.lower()}/app.sym", "", "", "", "", "", ""],
+    "range": [f"/app.pdb/{DOWNLOAD_ID}/app.sym", "bytes=10-99", "identity", "", "", '"x"', ""],
+    "suffix-range": [f"/app.pdb/{DOWNLOAD_ID}/app.sym", "bytes=-100", "", "", "", DOWNLOAD_DATE, ""],
+    "unsatisfiable": [f"/app.pdb/{DOWNLOAD_ID}/app.sym", "bytes=999999-", "", "", "", "", ""],
+    "conditional": [f"/app.pdb/{DOWNLOAD_ID}/app.sym", "", "x-gzip;q=0.5, *;q=0", 'W/"a", "b"',
+                    DOWNLOAD_DATE, "", ""],
+    "code-id": ["/app.exe/5F3A1B2C4000/app.sym", "", "*", "", "", "", ""],
+    "code-id-index": ["/app.exe/5f3a1b2c4000/APP.EXE.sym", "", "", "", "", "", ""],
+    "debuginfod": [f"/buildid/{DOWNLOAD_BUILD_ID}/debuginfo", "", "gzip", "", "", "", "secret"],
+    "executable": [f"/buildid/{DOWNLOAD_BUILD_ID.upper()}/executable", "bytes=0-15", "", "", "", "", ""],
+    "section": [f"/buildid/{DOWNLOAD_BUILD_ID}/section/.text", "bytes=2-5", "gzip", "", "", "", ""],
+    "ssqp": [f"/libx.so/elf-buildid-{DOWNLOAD_BUILD_ID}/libx.so", "", "", "*", "", "", ""],
+    "ssqp-debug": [f"/_.debug/ELF-BUILDID-SYM-{DOWNLOAD_BUILD_ID}/_.debug", "", "", "", "", "", ""],
+    "traversal": ["/app.pdb/../../etc/passwd", "", "", "", "", "", ""],
+    "dot-directory": [f"/.build-id/d4/{DOWNLOAD_BUILD_ID[2:]}", "", "", "", "", "", ""],
+}
+DOWNLOAD_TEXTS = {
+    "breakpad": f"MODULE windows x86_64 {DOWNLOAD_ID} app.pdb\nINFO CODE_ID 5F3A1B2C4000 app.exe\n",
+    "debuginfod": f"executable libx.so/{DOWNLOAD_ELF_ID}/libx.so\ndebuginfo libx.so/{DOWNLOAD_ELF_ID}/libx.so.debug\n",
+    "traversal": "executable ../../etc/passwd\n",
+    "conditional": "# tokens\nsecret upload download\nreader download # a comment\n",
+    "ssqp": "executable libx.so/x/libx.so\n",
+}
+
+
+def download_seeds(out):
+    for name, fields in DOWNLOAD_REQUESTS.items():
+        with open(os.path.join(out, "download_requests", name), "w") as fh:
+            fh.write("\n".join(fields) + "\n" + DOWNLOAD_TEXTS.get(name, ""))
+
+
 def minidump_seeds(out, library):
     sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
     import core_to_minidump as writer
@@ -304,11 +346,13 @@ def mingw_builds(tmp):
 def main():
     out = sys.argv[1]
     targets = sys.argv[2:] or ["dump_elf", "dwarf_sections", "core_file", "pdb", "pe", "http_answers",
-                               "minidump", "microdump", "upload_zip", "upload_checks"]
+                               "minidump", "microdump", "upload_zip", "upload_checks", "download_requests"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
     if "upload_zip" in targets and "upload_checks" in targets:
         upload_seeds(out)
+    if "download_requests" in targets:
+        download_seeds(out)
     if "http_answers" in targets:
         for name, text in HTTP_ANSWERS.items():
             with open(os.path.join(out, "http_answers", name), "w") as fh:
