@@ -240,7 +240,7 @@ public:
   // request.
   llvm::Error probe() const {
     HttpResponse answer =
-        send(request("GET", location_.listUrl(location_.keyPrefix(), "/", "") + "&max-keys=1"));
+        send(request("GET", location_.listUrl(location_.keyPrefix(), "/", "", 1)));
     if (answer.status != 200)
       return llvm::createStringError(s3Failure("listing " + describe(), answer));
     return llvm::Error::success();

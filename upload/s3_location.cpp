@@ -46,13 +46,23 @@ std::string S3Location::objectUrl(const std::string& relative) const {
 }
 
 std::string S3Location::listUrl(const std::string& key_prefix, const std::string& delimiter,
-                                const std::string& continuation) const {
-  std::string url = base_ + "?list-type=2&prefix=" + urlEncode(key_prefix);
-  if (!delimiter.empty())
-    url += "&delimiter=" + urlEncode(delimiter);
+                                const std::string& continuation, unsigned max_keys) const {
+  // In the order of their names: libcurl 7.88 signs the query as it is
+  // written, and Signature V4's canonical query sorts it, so that a server
+  // recomputing the signature of an unsorted query finds another one.
+  std::string query;
+  auto add = [&](const char* name, const std::string& value) {
+    query += (query.empty() ? "?" : "&") + std::string(name) + "=" + urlEncode(value);
+  };
   if (!continuation.empty())
-    url += "&continuation-token=" + urlEncode(continuation);
-  return url;
+    add("continuation-token", continuation);
+  if (!delimiter.empty())
+    add("delimiter", delimiter);
+  add("list-type", "2");
+  if (max_keys)
+    add("max-keys", std::to_string(max_keys));
+  add("prefix", key_prefix);
+  return base_ + query;
 }
 
 HttpRequest S3Location::request(const std::string& method, const std::string& url,

@@ -37,9 +37,10 @@ public:
   // The URL of one object.
   std::string objectUrl(const std::string& relative) const;
   // A ListObjectsV2 page of keys starting with `key_prefix`, grouped at
-  // `delimiter` when it is not empty.
+  // `delimiter` when it is not empty, at most `max_keys` of them (0: the
+  // server's page size).
   std::string listUrl(const std::string& key_prefix, const std::string& delimiter,
-                      const std::string& continuation) const;
+                      const std::string& continuation, unsigned max_keys = 0) const;
 
   // A signed request; `body` is borrowed and its SHA-256 signed with it (S3
   // requires the x-amz-content-sha256 header).

@@ -121,24 +121,31 @@ def run(args, report, tmp):
         if in_bucket != set(files):
             report.fail(f"the bucket holds {sorted(in_bucket)[:4]}…, the store {sorted(files)[:4]}…")
             return
-        # A by --endpoint, B by AWS_ENDPOINT_URL: the two ways the endpoint is given.
-        a_args = (location, "--endpoint", s3.url, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-a"))
-        b_args = (location, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-b"))
-        with ServeProcess(args.symstore, *a_args, env=aws_environment()) as a, \
-                ServeProcess(args.symstore, *b_args, env=aws_environment(s3.url)) as b:
-            downloads(report, a, b, files)
-            missing(report, a, b, files)
-            uploads(report, args, tmp, s3, a, b, files)
-            stackwalk(report, args, tmp, core, store, b)
-            gzipped(report, args, tmp, s3, store, files, tokens)
+        # A by --endpoint (through a proxy that records its requests), B by
+        # AWS_ENDPOINT_URL: the two ways the endpoint is given.
+        with servers.FaultProxy(s3.url) as px:
+            a_args = (location, "--endpoint", px.url, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-a"))
+            b_args = (location, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-b"))
+            with ServeProcess(args.symstore, *a_args, env=aws_environment()) as a, \
+                    ServeProcess(args.symstore, *b_args, env=aws_environment(s3.url)) as b:
+                served(report, args, tmp, s3, px, store, files, tokens, core, a, b)
             for name, server in (("A", a), ("B", b)):
-                errors = [line for line in server.access_lines()
-                          if len(line.split()) > 4 and line.split()[4].startswith("5")]
-                if errors:
-                    report.fail(f"server {name} answered 5xx: {errors[:3]}")
-        for name, server in (("A", a), ("B", b)):
-            if server.returncode != 0:
-                report.fail(f"server {name} exited with {server.returncode} on SIGTERM: {server.log()[-600:]}")
+                if server.returncode != 0:
+                    report.fail(f"server {name} exited with {server.returncode} on SIGTERM: {server.log()[-600:]}")
+
+
+def served(report, args, tmp, s3, px, store, files, tokens, core, a, b):
+    downloads(report, a, b, files)
+    requests_of_a(report, px, files)
+    missing(report, a, b, files)
+    uploads(report, args, tmp, s3, a, b, files)
+    stackwalk(report, args, tmp, core, store, b)
+    gzipped(report, args, tmp, s3, store, files, tokens)
+    for name, server in (("A", a), ("B", b)):
+        errors = [line for line in server.access_lines()
+                  if len(line.split()) > 4 and line.split()[4].startswith("5")]
+        if errors:
+            report.fail(f"server {name} answered 5xx: {errors[:3]}")
 
 
 def downloads(report, a, b, files):
@@ -171,6 +178,30 @@ def downloads(report, a, b, files):
         if status != 304 or body:
             report.fail(f"B GET {relative} with A's ETag {etag}: HTTP {status}, {len(body)} bytes, want 304")
     report.note(f"{len(files)} .sym files, {checked} GETs of them by both servers byte-identical to the store")
+
+
+def requests_of_a(report, px, files):
+    """What A asked the bucket while it served the downloads: each request
+    signed right (Signature V4 recomputed here; s3rver checks none), and
+    each object fetched whole once, its cached copy used while a HEAD
+    says its ETag is current."""
+    records = list(px.records)
+    bad = [(r["method"], r["target"], servers.sigv4_verify(r, servers.S3RVER_SECRET, servers.S3RVER_KEY))
+           for r in records]
+    bad = [b for b in bad if b[2]]
+    for method, target, problem in bad[:3]:
+        report.fail(f"A's {method} {target}: {problem}")
+    full_gets = {}
+    for r in records:
+        headers = {n.lower() for n, _ in r["headers"]}
+        if r["method"] == "GET" and "range" not in headers and "?" not in r["target"]:
+            full_gets[r["target"]] = full_gets.get(r["target"], 0) + 1
+    wanted = {f"/{BUCKET}/{PREFIX}/" + urllib.parse.quote(rel) for rel in files}
+    again = {t: n for t, n in full_gets.items() if n > 1}
+    if again or set(full_gets) - wanted:
+        report.fail(f"A fetched objects more than once or others than the store's: {again or set(full_gets) - wanted}")
+    report.note(f"A: {len(records)} requests to the bucket, every signature recomputed; {len(full_gets)} "
+                f"objects fetched whole, once each, for {len(files) * 5} answers")
 
 
 def missing(report, a, b, files):

@@ -24,9 +24,11 @@ TEST(S3Location, PathStyleUnderAnEndpoint) {
   EXPECT_EQ(location->key("a.so/ABC/a.so.sym"), "release/1.0/a.so/ABC/a.so.sym");
   EXPECT_EQ(location->objectUrl("a b/ID/a+b.sym"),
             "http://127.0.0.1:9000/symbols/release/1.0/a%20b/ID/a%2Bb.sym");
-  EXPECT_EQ(location->listUrl("release/1.0/", "/", "t+1"),
-            "http://127.0.0.1:9000/symbols?list-type=2&prefix=release%2F1.0%2F&delimiter=%2F"
-            "&continuation-token=t%2B1");
+  // Parameters in the order of their names, as Signature V4 signs them.
+  EXPECT_EQ(location->listUrl("release/1.0/", "/", "t+1", 1),
+            "http://127.0.0.1:9000/symbols?continuation-token=t%2B1&delimiter=%2F&list-type=2"
+            "&max-keys=1&prefix=release%2F1.0%2F");
+  EXPECT_EQ(location->listUrl("", "", ""), "http://127.0.0.1:9000/symbols?list-type=2&prefix=");
   HttpRequest r = location->request("PUT", location->objectUrl("x"), "abc", 7);
   EXPECT_EQ(r.aws_sigv4, "aws:amz:us-east-1:s3");
   EXPECT_EQ(r.aws_credentials, "KEY:SECRET");
