@@ -298,6 +298,46 @@ def breakpad_clients(report, server, served, files):
     report.note("Breakpad's v1 and sym-upload-v2 requests and a Tecken zip: stored as their clients expect")
 
 
+def v2_across_servers(report, args, tokens, tmp, files):
+    """sym-upload-v2's four requests, each to another of two servers over one
+    store directory: nothing but the store is shared between them."""
+    served = os.path.join(tmp, "served-two")
+    os.makedirs(served)
+    relative, data = sorted(files.items())[3]
+    module = data.split(b"\n", 1)[0].decode().split(" ")
+    debug_id, debug_file = module[3], module[4]
+    key = urllib.parse.quote(UPLOAD)
+    regex = lambda name, text: re.search(rf'"{name}": "([^"]+)"', text.decode(errors="replace"))
+    with ServeProcess(args.symstore, served, "--tokens", tokens, quiet=True) as a, \
+            ServeProcess(args.symstore, served, "--tokens", tokens, quiet=True) as b:
+        status, _, answer = a.request("GET", f"/v1/symbols/{debug_file}/{debug_id}:checkStatus?key={key}")
+        status, _, answer = b.request("POST", f"/v1/uploads:create?key={key}", b"", {})
+        url, upload_key = regex("uploadUrl", answer), regex("uploadKey", answer)
+        if status != 200 or not url or not upload_key:
+            report.fail(f"two servers: uploads:create on B: HTTP {status} {answer[:200]!r}")
+            return
+        target = urllib.parse.urlsplit(url.group(1))
+        status, _, answer = a.request("PUT", target.path + "?" + target.query, data, {})
+        if status != 200:
+            report.fail(f"two servers: PUT on A: HTTP {status} {answer[:200]!r}")
+        son = (f'{{ symbol_id: {{debug_file: "{debug_file}", debug_id: "{debug_id}" }}, '
+               f'symbol_upload_type: "BREAKPAD" }}')
+        status, _, answer = b.request("POST", f"/v1/uploads/{upload_key.group(1)}:complete?key={key}",
+                                      son.encode(), {"Content-Type": "application/son"})
+        m = regex("result", answer)
+        if status != 200 or not m or m.group(1) != "OK":
+            report.fail(f"two servers: :complete on B: HTTP {status} {answer[:200]!r}")
+        status, _, answer = a.request("GET", f"/v1/symbols/{debug_file}/{debug_id}:checkStatus?key={key}")
+        m = regex("status", answer)
+        if not m or m.group(1) != "FOUND":
+            report.fail(f"two servers: checkStatus on A after: HTTP {status} {answer[:200]!r}")
+    with open(os.path.join(served, relative), "rb") as fh:
+        if fh.read() != data:
+            report.fail("two servers: the file did not land byte-identical")
+    report.note("sym-upload-v2 across two servers over one directory: create on B, PUT on A, "
+                "complete on B, FOUND on A")
+
+
 def hostile(report, server, served, files):
     relative, data = sorted(files.items())[0]
     debug_file, debug_id, name = relative.split("/")
@@ -390,6 +430,7 @@ def main():
             fh.write(f"# uploads\n{UPLOAD} upload download\n{DOWNLOAD_ONLY} download\n")
         source, files = make_source_store(args, os.path.join(tmp, "src"))
         client_protocols(args, report, tmp, tokens, source, files)
+        v2_across_servers(report, args, tokens, tmp, files)
 
         served = os.path.join(tmp, "served-hostile")
         os.makedirs(served)
