@@ -10,6 +10,11 @@ cache directory, serve the bucket:
   directory's bytes; so is it with the debug id in lower case, gzip-encoded
   (gunzipped here), and a byte range of it (sliced here); HEAD, ETag and
   Last-Modified agree between the servers, and A's ETag gets a 304 from B;
+  every request A sends to the bucket is signed right (Signature V4
+  recomputed through a recording proxy: s3rver checks none), and A fetches
+  each object whole once, its cached copy used while its ETag holds;
+- names in another case get from A and B what `symstore serve` over the
+  directory answers;
 - paths that are not in the store are 404 on both (never 403);
 - a .sym file PUT through A is in the bucket at the store's own path
   (s3rver's own listing) and served by B; the same bytes again through B are
@@ -127,15 +132,17 @@ def run(args, report, tmp):
             a_args = (location, "--endpoint", px.url, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-a"))
             b_args = (location, "--tokens", tokens, "--cache-dir", os.path.join(tmp, "cache-b"))
             with ServeProcess(args.symstore, *a_args, env=aws_environment()) as a, \
-                    ServeProcess(args.symstore, *b_args, env=aws_environment(s3.url)) as b:
-                served(report, args, tmp, s3, px, store, files, tokens, core, a, b)
+                    ServeProcess(args.symstore, *b_args, env=aws_environment(s3.url)) as b, \
+                    ServeProcess(args.symstore, store, "--quiet") as d:
+                served(report, args, tmp, s3, px, store, files, tokens, core, a, b, d)
             for name, server in (("A", a), ("B", b)):
                 if server.returncode != 0:
                     report.fail(f"server {name} exited with {server.returncode} on SIGTERM: {server.log()[-600:]}")
 
 
-def served(report, args, tmp, s3, px, store, files, tokens, core, a, b):
+def served(report, args, tmp, s3, px, store, files, tokens, core, a, b, d):
     downloads(report, a, b, files)
+    other_spellings(report, a, b, d, files)
     requests_of_a(report, px, files)
     missing(report, a, b, files)
     uploads(report, args, tmp, s3, a, b, files)
@@ -180,6 +187,26 @@ def downloads(report, a, b, files):
     report.note(f"{len(files)} .sym files, {checked} GETs of them by both servers byte-identical to the store")
 
 
+def other_spellings(report, a, b, d, files):
+    """Names spelled in another case (which a server may match by listing
+    the directory, here a ListObjectsV2 with a delimiter): A and B answer as
+    `symstore serve` over the store directory does."""
+    agreed = found = 0
+    for relative in sorted(files):
+        name, debug_id, file = relative.split("/")
+        for form in (f"{name}/{debug_id.lower()}/{file.upper()}", f"{name.upper()}/{debug_id}/{file}"):
+            want = d.request("GET", url_path(form))
+            for label, server in (("A", a), ("B", b)):
+                got = server.request("GET", url_path(form))
+                if (got[0], got[2]) != (want[0], want[2]):
+                    report.fail(f"{label} GET {form}: HTTP {got[0]}, {len(got[2])} bytes; over the directory: "
+                                f"HTTP {want[0]}, {len(want[2])} bytes")
+                else:
+                    agreed += 1
+            found += want[0] == 200
+    report.note(f"{agreed} answers to names in another case as over the directory ({found} of them found)")
+
+
 def requests_of_a(report, px, files):
     """What A asked the bucket while it served the downloads: each request
     signed right (Signature V4 recomputed here; s3rver checks none), and
@@ -200,8 +227,9 @@ def requests_of_a(report, px, files):
     again = {t: n for t, n in full_gets.items() if n > 1}
     if again or set(full_gets) - wanted:
         report.fail(f"A fetched objects more than once or others than the store's: {again or set(full_gets) - wanted}")
-    report.note(f"A: {len(records)} requests to the bucket, every signature recomputed; {len(full_gets)} "
-                f"objects fetched whole, once each, for {len(files) * 5} answers")
+    listings = sum(1 for r in records if r["method"] == "GET" and "delimiter=" in r["target"])
+    report.note(f"A: {len(records)} requests to the bucket ({listings} listings), every signature recomputed; "
+                f"{len(full_gets)} objects fetched whole, once each, for {len(files) * 7} answers")
 
 
 def missing(report, a, b, files):
