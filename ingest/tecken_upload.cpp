@@ -7,6 +7,7 @@
 #include "symbol_protocols/tecken.h"
 
 #include <llvm/ADT/StringRef.h>
+#include <set>
 #include <vector>
 
 namespace dumpsyms {
@@ -68,6 +69,13 @@ ServerResponse handleTecken(SymbolPublisher& publisher, ServerRequest& request) 
     if (auto refusal = checkClaimedPath(name, file.facts))
       return publisher.refuse(*refusal);
   }
+  // Two entries for one file (ids differing only in case) would publish one
+  // and then meet it: refused before anything is published.
+  std::set<std::string> paths;
+  for (auto& [name, file] : sink.entries)
+    if (!paths.insert(file.facts.store_path).second)
+      return publisher.refuse(
+          {400, "the zip: two entries are " + file.facts.store_path + " ('" + name + "')"});
   for (auto& entry : sink.entries)
     if (auto refusal = publisher.conflict(entry.second))
       return publisher.refuse(*refusal);

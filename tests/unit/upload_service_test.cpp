@@ -429,6 +429,9 @@ TEST_F(UploadServiceTest, OneBadZipEntryRefusesTheWholeZip) {
       {"not a sym", {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/libfoo.so", linuxSym()}, 415},
       {"corrupt", {kLinuxPath, "MODULE\n"}, 422},
       {"bomb", {kLinuxPath, linuxSym() + std::string(200 << 20, '\n')}, 413},
+      {"one file twice",
+       {"libgood.so/0123456789abcdef0123456789abcdef0/libgood.so.sym", good_sym + "PUBLIC 1 0 x\n"},
+       400},
   };
   for (const Case& c : cases) {
     ServerResponse answer = tecken({{good, good_sym}, c.bad});
