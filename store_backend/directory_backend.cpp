@@ -76,7 +76,8 @@ bool isInsideKey(const std::string& relative) {
 
 class DirectoryBackend final : public StoreBackend {
 public:
-  explicit DirectoryBackend(std::string root) : root_(std::move(root)) {}
+  DirectoryBackend(std::string root, mode_t file_mode)
+      : root_(std::move(root)), file_mode_(file_mode) {}
 
   std::string describe() const override { return "directory " + root_; }
 
@@ -256,6 +257,10 @@ private:
     FdCloser closer(spooled_fd);
     // The bytes reach the disk before the name does, so a crash after the
     // rename cannot leave a named file with missing data.
+    // A spool file is made 0600; a published file is as readable as the
+    // files `symstore add` writes (other servers, nginx, the walkers).
+    if (::fchmod(spooled_fd, file_mode_) != 0)
+      return errnoError("cannot set the mode of", spooled, errno);
     if (::fsync(spooled_fd) != 0 && errno != EINVAL)
       return errnoError("cannot sync", spooled, errno);
     if (llvm::Error error = createParents(relative))
@@ -348,6 +353,7 @@ private:
   }
 
   std::string root_; // canonical, no trailing '/'
+  mode_t file_mode_; // 0666 less the umask the server started with
 };
 
 // Spooled bodies a killed server left in <root>/.incoming. Other servers
@@ -382,7 +388,11 @@ llvm::Expected<std::unique_ptr<StoreBackend>> openDirectoryBackend(const std::st
   if (canonical == "/")
     canonical.clear();
   removeStaleSpoolFiles(canonical);
-  return std::make_unique<DirectoryBackend>(canonical);
+  // The umask read once, here, before a server starts its threads (reading
+  // it means setting it).
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  return std::make_unique<DirectoryBackend>(canonical, 0666 & ~mask);
 }
 
 } // namespace dumpsyms

@@ -67,7 +67,7 @@ protected:
   // A file in the backend's spool holding `bytes`.
   std::string spool(const std::string& bytes) {
     std::string path = backend->spoolDirectory() + "/upload-XXXXXX";
-    int fd = ::mkstemp(path.data());
+    int fd = ::mkstemp(path.data()); // 0600, as the server spools
     EXPECT_GE(fd, 0);
     ::close(fd);
     writeFile(path, bytes);
@@ -238,6 +238,13 @@ TEST_F(DirectoryBackendTest, PublishOutcomes) {
   EXPECT_EQ(publish(key, "", false), PublishOutcome::Conflict);
   EXPECT_EQ(publish(key, "two", true), PublishOutcome::Published);
   EXPECT_EQ(readFile(root + "/" + key), "two");
+
+  // As readable as the files symstore add writes, not 0600 as spooled.
+  struct stat st;
+  ASSERT_EQ(::stat((root + "/" + key).c_str(), &st), 0);
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask);
 
   // Internal keys (sym-upload-v2's uploads in flight) may be published.
   EXPECT_EQ(publish(".uploads/key", "body", false), PublishOutcome::Published);
