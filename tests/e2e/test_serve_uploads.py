@@ -14,6 +14,8 @@
   "application/son" completion, an empty uploads:create body, the PUT to the
   returned URL as it is), and their answers read with the same regular
   expressions they use (`"name": "value"`).
+- sym-upload-v2's four requests spread over two servers over one store
+  directory still store the file (the servers share nothing but the store).
 - Hostile requests each get their status (a 4xx with a one-line reason)
   and leave the store unchanged (every file's bytes hashed before and
   after, and the spool left empty): path traversal in every encoding

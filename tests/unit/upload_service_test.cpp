@@ -543,6 +543,17 @@ TEST(UploadChecks, StreamedAndWholeTextAgree) {
   EXPECT_EQ(whole.store_path, kLinuxPath);
   EXPECT_EQ(streamed.store_path, kLinuxPath);
   EXPECT_EQ(streamed.code_id, "67452301EFCDAB8967452301EFCDAB89");
+  // A line past limits::kMaxSymbolFileLine, across several reads: skipped by
+  // both, so the file is corrupt to both, on the same line.
+  std::string overlong =
+      linuxSym() + "PUBLIC 3000 0 " + std::string(17 << 20, 'n') + "\n" + "PUBLIC 4000 0 after\n";
+  writeFile(std::string(path), overlong);
+  a = checkSymbolText(overlong, "x", whole);
+  b = checkSymbolFile(std::string(path), "x", streamed);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->status, 422);
+  EXPECT_EQ(a->reason, b->reason);
+  EXPECT_NE(a->reason.find("line 7"), std::string::npos) << a->reason;
   llvm::sys::fs::remove(path);
 }
 
