@@ -85,6 +85,14 @@ bool isMultipartForm(const ServerRequest& request) {
   return type.rfind("multipart/form-data", 0) == 0;
 }
 
+// An answer of the server itself (a body refused before any handler saw
+// it), under a route of its own in the access log and the metrics.
+ServerResponse ownAnswer(int status, std::string reason) {
+  ServerResponse response = ServerResponse::text(status, std::move(reason));
+  response.route = "http";
+  return response;
+}
+
 class MhdServer final : public HttpServer {
 public:
   MhdServer(const HttpServerOptions& options, Admit admit, Handle handle, Observe observe)
@@ -111,12 +119,14 @@ public:
     threads = std::max(1u, threads);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
                      MHD_USE_ERROR_LOG | (resolved->ipv6 ? MHD_USE_IPv6 : 0);
-    daemon_ = MHD_start_daemon(
-        flags, 0, nullptr, nullptr, &MhdServer::access, this, MHD_OPTION_LISTEN_SOCKET,
-        static_cast<MHD_socket>(*listener), MHD_OPTION_EXTERNAL_LOGGER, &MhdServer::logError, this,
-        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
-        options_.connection_timeout_seconds, MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-        MHD_OPTION_NOTIFY_COMPLETED, &MhdServer::completed, this, MHD_OPTION_END);
+    daemon_ = MHD_start_daemon(flags, 0, nullptr, nullptr, &MhdServer::access, this,
+                               // First, so that every message goes through it.
+                               MHD_OPTION_EXTERNAL_LOGGER, &MhdServer::logError, this,
+                               MHD_OPTION_LISTEN_SOCKET, static_cast<MHD_socket>(*listener),
+                               MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
+                               options_.connection_timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
+                               connection_limit, MHD_OPTION_NOTIFY_COMPLETED, &MhdServer::completed,
+                               this, MHD_OPTION_END);
     if (!daemon_) {
       ::close(*listener);
       return llvm::createStringError("cannot start the HTTP server on " + where);
@@ -180,7 +190,7 @@ private:
     // Nothing may unwind into libmicrohttpd: answer 500 if still possible.
     auto* state = static_cast<RequestState*>(*con_cls);
     if (state && !state->answered && (!upload_data || *upload_data_size == 0))
-      return self->answer(connection, *state, ServerResponse::text(500, "internal server error"));
+      return self->answer(connection, *state, ownAnswer(500, "internal server error"));
     return MHD_NO;
   }
 
@@ -206,7 +216,7 @@ private:
       // Past the size cap nothing more is read: the connection is closed
       // (an answer cannot be queued while a body is still arriving).
       if (state->body->tooLarge()) {
-        state->response = ServerResponse::text(413, state->body->reason());
+        state->response = ownAnswer(413, state->body->reason());
         state->answered = true;
         return MHD_NO;
       }
@@ -236,15 +246,18 @@ private:
       return answer(connection, state, std::move(*refusal));
     }
     std::string length = request.header("content-length");
+    // Repeated Content-Length headers were joined with commas: the body's
+    // end would be ambiguous, as in request smuggling.
+    if (length.find(',') != std::string::npos)
+      return answer(connection, state, ownAnswer(400, "more than one Content-Length"));
     if (!length.empty()) {
       errno = 0;
       char* end = nullptr;
       unsigned long long declared = std::strtoull(length.c_str(), &end, 10);
       if (*end == 0 && errno == 0 && declared > options_.max_body_bytes)
         return answer(connection, state,
-                      ServerResponse::text(413, "the body is larger than " +
-                                                    std::to_string(options_.max_body_bytes) +
-                                                    " bytes"));
+                      ownAnswer(413, "the body is larger than " +
+                                         std::to_string(options_.max_body_bytes) + " bytes"));
     }
     // A request without a body is answered on the next call: an answer
     // queued now would count as early and close the connection.
@@ -253,7 +266,7 @@ private:
     state.body = std::make_unique<RequestBody>(options_.spool_dir, options_.max_body_bytes);
     if (isMultipartForm(request) && !state.body->startForm(connection))
       return answer(connection, state,
-                    ServerResponse::text(400, "the multipart/form-data body has no boundary"));
+                    ownAnswer(400, "the multipart/form-data body has no boundary"));
     return MHD_YES;
   }
 
@@ -261,8 +274,7 @@ private:
     if (state.refusal)
       return answer(connection, state, std::move(*state.refusal));
     if (state.body && !state.body->finish(state.request))
-      return answer(connection, state,
-                    ServerResponse::text(state.body->status(), state.body->reason()));
+      return answer(connection, state, ownAnswer(state.body->status(), state.body->reason()));
     return answer(connection, state, handle_(state.request));
   }
 

@@ -247,6 +247,16 @@ TEST_F(HttpServerTest, DeclaredLengthOverTheCapIs413BeforeTheBody) {
   EXPECT_TRUE(spoolEmpties());
 }
 
+TEST_F(HttpServerTest, TwoContentLengthsAreRefused) {
+  start();
+  std::string response =
+      exchange(server_->port(), "PUT /f HTTP/1.1\r\nHost: h\r\nConnection: close\r\n"
+                                "Content-Length: 5\r\nContent-Length: 7\r\n\r\n"
+                                "hello");
+  EXPECT_EQ(statusOf(response), 400);
+  EXPECT_EQ(handled_.load(), 0);
+}
+
 TEST_F(HttpServerTest, ChunkedBodyOverTheCapIsCutOff) {
   start(nullptr, 1000);
   Client client(server_->port());
