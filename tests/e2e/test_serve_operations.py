@@ -6,7 +6,8 @@ grow), tokens (none 401, unknown 403, too weak 403, never 403 for a
 missing file; --private), a client that stalls mid-body dropped after
 --timeout leaving no spool file, a body cut short leaving nothing, SIGTERM
 during a slow download letting it finish (exit 0), no token in the access
-log, 1000 connections opened at once all answered, and one-line errors at
+log, 1000 connections opened at once all answered, two servers over one
+directory (an upload through one served by the other, a conflict refused), and one-line errors at
 start for a store, a tokens file or an address that cannot be used."""
 import hashlib
 import os
@@ -312,6 +313,31 @@ def check_ipv6(report, symstore, store):
             report.fail(f"GET over IPv6: {status}")
 
 
+def check_two_servers(report, symstore, store, tokens):
+    """Two servers over one directory: what one takes, the other serves."""
+    other_id = "FEDCBA9876543210FEDCBA9876543210A"
+    path = f"/two/{other_id}/two.sym"
+    sym = f"MODULE Linux x86_64 {other_id} two\nFILE 1 /src/two.c\nFUNC 1000 10 0 main\n1000 10 1 1\n".encode()
+    with ServeProcess(symstore, store, "--tokens", tokens) as a, \
+            ServeProcess(symstore, store, "--tokens", tokens) as b:
+        status, _, _ = b.request("GET", path)
+        if status != 404:
+            report.fail(f"server B before the upload: {status}, expected 404")
+        status, _, answer = a.request("PUT", path, body=sym, headers={"Auth-Token": UPLOAD})
+        if status not in (200, 201):
+            report.fail(f"PUT through server A: {status} {answer!r}")
+        status, _, data = b.request("GET", path)
+        if status != 200 or data != sym:
+            report.fail(f"server B after the upload through A: {status}, {len(data)} bytes")
+        status, _, _ = a.request("PUT", path, body=sym.replace(b"main", b"mane"),
+                                 headers={"Auth-Token": UPLOAD})
+        if status != 409:
+            report.fail(f"other bytes for the same file through A: {status}, expected 409")
+        status, _, data = b.request("GET", path)
+        if data != sym:
+            report.fail("a refused upload changed what server B serves")
+
+
 def check_start_errors(report, symstore, work, tokens):
     bad_tokens = os.path.join(work, "bad-tokens")
     with open(bad_tokens, "w") as fh:
@@ -378,6 +404,7 @@ def main():
 
         check_ipv6(report, args.symstore, store)
         check_private(report, args.symstore, store, tokens)
+        check_two_servers(report, args.symstore, store, tokens)
         check_slow_and_truncated(report, args.symstore, store, tokens)
         check_sigterm_during_download(report, args.symstore, store)
         check_start_errors(report, args.symstore, work, tokens)
