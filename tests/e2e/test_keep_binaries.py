@@ -7,8 +7,9 @@ Fixtures: gcc -g with --build-id (DWARF in the executable itself), a
 library stripped with objcopy (--only-keep-debug + --add-gnu-debuglink)
 whose debug file is in the release, an executable whose debug file is
 found through --debug-dir by its .gnu_debuglink, an ELF without a build id,
-a MinGW-w64 PE (no CodeView record), the MSVC x64 PE + PDB of
-../shared/windows, and a Mach-O program with its dSYM. Judged by:
+a MinGW-w64 PE (no CodeView record), the MSVC x64 PE + PDB and the x86
+PDB alone of ../shared/windows, and a Mach-O program with its dSYM.
+Judged by:
 
 - `readelf -n`: each ELF's build id gives the .build-id entry's path
   (.build-id/<2 hex>/<rest>, lower case) and, read the way Breakpad reads
@@ -17,7 +18,8 @@ a MinGW-w64 PE (no CodeView record), the MSVC x64 PE + PDB of
   its DWARF); no entry names the ELF without a build id;
 - `llvm-readobj-19 --file-headers --coff-debug-directory`: TimeDateStamp and
   SizeOfImage give the PE's SSQP path <exe>/<STAMP><SIZE>/<exe>, the
-  CodeView GUID and age give the PDB's <pdb>/<GUIDAGE>/<pdb>;
+  CodeView GUID and age give the PDB's <pdb>/<GUIDAGE>/<pdb>; for the PDB
+  alone, `llvm-pdbutil-19 dump --summary`'s GUID and age;
 - `llvm-dwarfdump-19 --uuid`: the Mach-O file's UUID gives the directory
   of it and its dSYM's DWARF file (<name>.dwarf);
 - `cmp`: every kept file is byte-identical to its input;
@@ -332,7 +334,7 @@ def main():
     try:
         release, debug_dir, elves, pes, dwz, machos = build_fixtures(work)
         windows = os.path.join(args.shared, "windows")
-        for name in ("dump_syms_regtest64.exe", "dump_syms_regtest64.pdb"):
+        for name in ("dump_syms_regtest64.exe", "dump_syms_regtest64.pdb", "dump_syms_regtest.pdb"):
             shutil.copy(os.path.join(windows, name), release)
         pes.append("dump_syms_regtest64.exe")
 
@@ -343,12 +345,19 @@ def main():
         files, entries = expected_files(args, release, elves, pes, dwz, machos)
         pdb = pe_facts(f"{release}/dump_syms_regtest64.exe")
         files[f"{pdb['pdb']}/{pdb['debug_id']}/{pdb['pdb']}"] = f"{release}/dump_syms_regtest64.pdb"
+        # A PDB without its PE in the release is kept alone, under the GUID
+        # and age llvm-pdbutil reads.
+        summary = run([f"{LLVM}/llvm-pdbutil", "dump", "--summary", f"{release}/dump_syms_regtest.pdb"]).stdout
+        guid = re.search(r"GUID: \{([0-9A-F-]+)\}", summary).group(1).replace("-", "")
+        age = int(re.search(r"Age: (\d+)", summary).group(1))
+        lone = "dump_syms_regtest.pdb"
+        files[f"{lone}/{guid}{age:X}/{lone}"] = f"{release}/{lone}"
         check_store(report, store, files, entries, "first run")
         listed = kept_in_manifest(manifest)
         if listed != set(files) | set(entries):
             report.fail(f"manifest kept lists {sorted(listed)}, expected {sorted(set(files) | set(entries))}")
         report.note(f"{len(files)} kept files and {len(entries)} .build-id entries checked "
-                    f"against readelf, llvm-readobj and cmp")
+                    f"against readelf, llvm-readobj, llvm-dwarfdump, llvm-pdbutil and cmp")
         check_debuginfod(args, report, store, files, entries)
 
         # The kept files are no symbol files: uploads pass over them, and
