@@ -21,6 +21,9 @@ cache directory, serve the bucket:
   a no-op, other bytes through B are refused with 409 and leave the bucket
   as it was; a file changed in the bucket behind the servers' backs (a new
   ETag) is served new by both: no server keeps a stale copy;
+- a publication A loses to another server between its HEAD and its PUT
+  (its PUT carries If-None-Match: *, answered 412 as S3 does once the key
+  exists) is a no-op for the same bytes and 409 for others;
 - `symtool stackwalk --symbols-url B` over gdb's core of the crash gives
   the same walk as `symtool stackwalk --store DIRECTORY`;
 - the store uploaded with --gzip (objects stored with Content-Encoding:
@@ -146,6 +149,7 @@ def served(report, args, tmp, s3, px, store, files, tokens, core, a, b, d):
     requests_of_a(report, px, files)
     missing(report, a, b, files)
     uploads(report, args, tmp, s3, a, b, files)
+    lost_races(report, args, tmp, s3, px, a)
     stackwalk(report, args, tmp, core, store, b)
     gzipped(report, args, tmp, s3, store, files, tokens)
     for name, server in (("A", a), ("B", b)):
@@ -296,12 +300,7 @@ def dump(args, binary, out):
 
 def uploads(report, args, tmp, s3, a, b, files):
     # A program not in the store: built here, dumped, PUT through A.
-    source = os.path.join(tmp, "extra.c")
-    with open(source, "w") as fh:
-        fh.write("int extra_function(int x) { return x * 3; }\nint main(void) { return extra_function(2); }\n")
-    binary = os.path.join(tmp, "extra")
-    sh("gcc", "-g", "-O1", "-o", binary, source, check=True)
-    relative, data = dump(args, binary, os.path.join(tmp, "extra.sym"))
+    relative, data = program_symbols(args, tmp, "extra", 3)
     auth = {"Auth-Token": TOKEN}
     status, _, body = a.request("PUT", url_path(relative), body=data, headers=auth)
     if status not in (200, 201):
@@ -349,6 +348,49 @@ def differ(local, remote, where):
             yield from differ(x, y, f"{where}[{i}]")
     elif local != remote:
         yield where, local, remote
+
+
+def program_symbols(args, tmp, name, constant):
+    """(store path, .sym bytes) of a small program built and dumped here."""
+    source = os.path.join(tmp, name + ".c")
+    with open(source, "w") as fh:
+        fh.write(f"int {name}_function(int x) {{ return x * {constant}; }}\n"
+                 f"int main(void) {{ return {name}_function(2); }}\n")
+    binary = os.path.join(tmp, name)
+    sh("gcc", "-g", "-O1", "-o", binary, source, check=True)
+    return dump(args, binary, os.path.join(tmp, name + ".sym"))
+
+
+def lost_races(report, args, tmp, s3, px, a):
+    """Another server publishes the key between A's HEAD and A's PUT: the
+    proxy stores the rival's bytes in the bucket, then answers A's PUT
+    with 412, as S3 does to a PUT with If-None-Match: * once the key
+    exists. Rival bytes equal to A's: a no-op (200); other bytes: 409, and
+    the rival's object stays."""
+    for case, rival_extra, want in (("same", b"", 200), ("other", b"PUBLIC ffff0 0 rival\n", 409)):
+        relative, data = program_symbols(args, tmp, f"race_{case}", 5 if case == "same" else 7)
+        key_path = f"/{BUCKET}/{PREFIX}/" + urllib.parse.quote(relative)
+        rival = data + rival_extra
+
+        def rule(method, path, n, key_path=key_path, rival=rival):
+            if method == "PUT" and path == key_path:
+                s3.request("PUT", key_path, rival)
+                return "412"
+            return None
+
+        px.rule = rule
+        try:
+            status, _, body = a.request("PUT", url_path(relative), body=data, headers={"Auth-Token": TOKEN})
+        finally:
+            px.rule = lambda method, path, n: None
+        puts = [r for r in px.records if r["method"] == "PUT" and r["target"] == key_path]
+        if not puts or not any(n.lower() == "if-none-match" and v.strip() == "*" for n, v in puts[-1]["headers"]):
+            report.fail(f"race ({case}): A's PUT of a new key had no If-None-Match: *")
+        if status != want:
+            report.fail(f"race ({case} bytes): A answered HTTP {status}: {body[:200]!r}, want {want}")
+        if s3.get(f"{PREFIX}/{relative}") != rival:
+            report.fail(f"race ({case} bytes): the bucket no longer holds the rival's object")
+    report.note("lost races: the rival's same bytes a no-op, other bytes 409, its object kept")
 
 
 def stackwalk(report, args, tmp, core, store, server):
