@@ -1,6 +1,7 @@
 // The S3 store backend: every call is one or a few signed requests to the
-// bucket (HEAD, GET, ranged GET, ListObjectsV2, PUT), over the upload
+// bucket (HEAD, GET, ranged GET, ListObjectsV2, PUT, DELETE), over the upload
 // client's HTTP and signing code (upload/http_client.h, upload/s3_location.h).
+// Objects stored gzip-encoded (symstore upload --gzip) are served decoded.
 // Nothing is remembered between calls except whole objects cached on disk
 // under their key's hash and their ETag, and a cached copy is used only after
 // a HEAD says its ETag is still the object's: N servers over one bucket give
