@@ -54,7 +54,9 @@ std::string presentedToken(const ServerRequest& request) {
   std::string header = request.header("auth-token");
   if (!header.empty())
     return header;
-  llvm::StringRef authorization(request.header("authorization"));
+  // (kept: a StringRef of header()'s temporary would dangle)
+  std::string authorization_header = request.header("authorization");
+  llvm::StringRef authorization(authorization_header);
   if (authorization.consume_front(protocol_auth::kBearerPrefix))
     return authorization.trim().str();
   return "";
