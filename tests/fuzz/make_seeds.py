@@ -274,10 +274,39 @@ DOWNLOAD_TEXTS = {
 }
 
 
+def small_elf(sections):
+    """An ELF64 little-endian file holding `sections` ((name, type, bytes)),
+    a .shstrtab after them and the section table at its end: the text of a
+    download_requests seed asking for a section (the target hands its text
+    to the ELF section finder)."""
+    names = b"\0"
+    offsets = []
+    for name, _, _ in sections + [(".shstrtab", 3, b"")]:
+        offsets.append(len(names))
+        names += name.encode() + b"\0"
+    body = b""
+    headers = [b"\0" * 64]
+    for (name, kind, data), name_offset in zip(sections + [(".shstrtab", 3, names)], offsets):
+        offset = 64 + len(body)
+        headers.append(struct.pack("<IIQQQQIIQQ", name_offset, kind, 0, 0, offset,
+                                   len(data), 0, 0, 1, 0))
+        body += data
+    table = 64 + len(body)
+    header = (b"\x7fELF\x02\x01\x01" + b"\0" * 9 +
+              struct.pack("<HHIQQQIHHHHHH", 1, 62, 1, 0, 0, table, 0, 64, 0, 0, 64,
+                          len(headers), len(headers) - 1))
+    return header + body + b"".join(headers)
+
+
 def download_seeds(out):
     for name, fields in DOWNLOAD_REQUESTS.items():
         with open(os.path.join(out, "download_requests", name), "w") as fh:
             fh.write("\n".join(fields) + "\n" + DOWNLOAD_TEXTS.get(name, ""))
+    elf = small_elf([(".text", 1, b"\x90" * 32), (".debug_info", 1, bytes(range(48))),
+                     (".bss", 8, b"")])
+    for section in (".debug_info", ".bss"):
+        with open(os.path.join(out, "download_requests", "elf-section" + section), "wb") as fh:
+            fh.write(f"/buildid/{DOWNLOAD_BUILD_ID}/section/{section}\n\n\n\n\n\n\n".encode() + elf)
 
 
 def minidump_seeds(out, library):
