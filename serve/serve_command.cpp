@@ -170,6 +170,14 @@ int runServe(const ServeOptions& options) {
   if (!quiet)
     std::fprintf(stderr, "symstore serve: %s: finishing the requests in flight\n",
                  received == SIGTERM ? "SIGTERM" : "SIGINT");
+  // A second signal while requests finish: stop at once (what was being
+  // received stays in the spool until a later start removes it).
+  std::thread([stop_signals]() {
+    int again = 0;
+    sigwait(&stop_signals, &again);
+    std::fprintf(stderr, "symstore serve: a second signal: stopping now\n");
+    std::_Exit(1);
+  }).detach();
   (*server)->shutdown(kStopGrace);
   return 0;
 }
