@@ -56,6 +56,14 @@ ServerResponse handleTecken(SymbolPublisher& publisher, ServerRequest& request) 
       filename = part.filename.empty() ? name : part.filename;
       break;
     }
+  // Tecken takes a form; a zip sent as the whole body is taken as well.
+  FormField body;
+  if (!zip && request.form.empty() && !request.body_path.empty()) {
+    body.spool_path = request.body_path;
+    body.size = request.body_size;
+    filename = "upload.zip";
+    zip = &body;
+  }
   if (!zip)
     return publisher.refuse({400, "a Tecken upload is a form with a zip file part"});
   SpoolingSink sink(publisher.store().spoolDirectory());

@@ -297,6 +297,12 @@ def breakpad_clients(report, server, served, files):
     with open(os.path.join(served, relative), "rb") as fh:
         if fh.read() != data:
             report.fail("Tecken: the file did not land byte-identical")
+    # The same zip as the whole body (not a form): taken too, the same bytes a no-op.
+    before = tree(served)
+    status, _, answer = server.request("POST", "/upload/", zip_bytes([(relative, data)]),
+                                       {"Content-Type": "application/zip", "Auth-Token": UPLOAD})
+    if status != 201 or relative.encode() not in answer or tree(served) != before:
+        report.fail(f"Tecken zip as the body: HTTP {status} {answer[:200]!r}")
     report.note("Breakpad's v1 and sym-upload-v2 requests and a Tecken zip: stored as their clients expect")
 
 

@@ -410,6 +410,12 @@ TEST_F(UploadServiceTest, TeckenZipPublishesEveryEntryAndAnswersAsTecken) {
   EXPECT_EQ(answer.status, 201) << answer.body;
   EXPECT_NE(answer.body.find("\"skipped_keys\":[\"" + std::string(kLinuxPath)), std::string::npos)
       << answer.body;
+  // The zip as the whole body rather than a form's file part.
+  std::string zip = makeZip({{kWindowsPath, windowsSym()}}, bodies + "/raw.zip");
+  answer = send("POST", "/upload/", withBody(readFile(zip)));
+  EXPECT_EQ(answer.status, 201) << answer.body;
+  EXPECT_NE(answer.body.find("\"skipped_keys\":[\"" + std::string(kWindowsPath)), std::string::npos)
+      << answer.body;
 }
 
 TEST_F(UploadServiceTest, OneBadZipEntryRefusesTheWholeZip) {
