@@ -127,11 +127,10 @@ public:
                                options_.connection_timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
                                connection_limit, MHD_OPTION_NOTIFY_COMPLETED, &MhdServer::completed,
                                this, MHD_OPTION_END);
-    if (!daemon_) {
-      ::close(*listener);
+    // Not closed on failure: libmicrohttpd may have closed it already, and
+    // a second close could hit a descriptor another thread just opened.
+    if (!daemon_)
       return llvm::createStringError("cannot start the HTTP server on " + where);
-    }
-    listener_ = *listener;
     // What a killed server left; a day is longer than any upload takes.
     if (!options_.spool_dir.empty())
       removeStaleSpoolFiles(options_.spool_dir, std::chrono::hours(24));
@@ -147,7 +146,10 @@ public:
     if (!daemon_)
       return;
     // No new connections from here; the ones open finish what they asked.
-    MHD_quiesce_daemon(daemon_);
+    // The listening socket is ours again, to close once the daemon stops.
+    MHD_socket listener = MHD_quiesce_daemon(daemon_);
+    if (listener != MHD_INVALID_SOCKET)
+      quiesced_listener_ = listener;
     auto deadline = std::chrono::steady_clock::now() + grace;
     while (in_flight_.load() > 0 && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -160,10 +162,11 @@ private:
       MHD_stop_daemon(daemon_);
       daemon_ = nullptr;
     }
-    // libmicrohttpd leaves a socket it was given (and one quiesced) to us.
-    if (listener_ >= 0) {
-      ::close(listener_);
-      listener_ = -1;
+    // libmicrohttpd closes its listening socket when it stops, unless it
+    // was handed back by MHD_quiesce_daemon.
+    if (quiesced_listener_ >= 0) {
+      ::close(quiesced_listener_);
+      quiesced_listener_ = -1;
     }
   }
 
@@ -335,7 +338,7 @@ private:
   Observe observe_;
   MHD_Daemon* daemon_ = nullptr;
   uint16_t port_ = 0;
-  int listener_ = -1;
+  int quiesced_listener_ = -1;
   std::atomic<int64_t> in_flight_{0};
 };
 
