@@ -3,6 +3,7 @@
 #include "store/file_compare.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -10,8 +11,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <utility>
 
@@ -77,44 +80,57 @@ bool isInsideKey(const std::string& relative) {
 class DirectoryBackend final : public StoreBackend {
 public:
   DirectoryBackend(std::string root, mode_t file_mode)
-      : root_(std::move(root)), file_mode_(file_mode) {}
+      : root_(std::move(root)), file_mode_(file_mode),
+        root_fd_(::open(root_.empty() ? "/" : root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)) {}
+  ~DirectoryBackend() override {
+    if (root_fd_ >= 0)
+      ::close(root_fd_);
+  }
+  DirectoryBackend(const DirectoryBackend&) = delete;
+  DirectoryBackend& operator=(const DirectoryBackend&) = delete;
 
   std::string describe() const override { return "directory " + root_; }
 
   llvm::Expected<std::optional<StoredObjectInfo>> stat(const std::string& relative) override {
-    int fd = openInside(relative);
+    struct stat st;
+    int fd = openInside(relative, st);
     if (fd < 0)
       return std::nullopt;
-    FdCloser closer(fd);
-    struct stat st;
-    if (::fstat(fd, &st) != 0)
-      return errnoError("cannot stat", path(relative), errno);
+    ::close(fd);
     return infoFromStat(st);
   }
 
   llvm::Expected<OpenedObject> open(const std::string& relative) override {
-    int fd = openInside(relative);
+    struct stat st;
+    int fd = openInside(relative, st);
     if (fd < 0)
       return llvm::createStringError(path(relative) + ": no such file in the store");
-    FdCloser closer(fd);
-    struct stat st;
-    if (::fstat(fd, &st) != 0)
-      return errnoError("cannot stat", path(relative), errno);
     OpenedObject opened;
     opened.info = infoFromStat(st);
-    opened.fd = closer.release();
+    opened.fd = fd;
+    return opened;
+  }
+
+  // A download's one question, answered with one open and one fstat (the
+  // default would open the file twice: once to stat it, once to serve it).
+  llvm::Expected<std::optional<OpenedObject>> openIfPresent(const std::string& relative) override {
+    struct stat st;
+    int fd = openInside(relative, st);
+    if (fd < 0)
+      return std::nullopt;
+    OpenedObject opened;
+    opened.info = infoFromStat(st);
+    opened.fd = fd;
     return opened;
   }
 
   llvm::Expected<std::string> readRange(const std::string& relative, uint64_t offset,
                                         uint64_t length) override {
-    int fd = openInside(relative);
+    struct stat st;
+    int fd = openInside(relative, st);
     if (fd < 0)
       return llvm::createStringError(path(relative) + ": no such file in the store");
     FdCloser closer(fd);
-    struct stat st;
-    if (::fstat(fd, &st) != 0)
-      return errnoError("cannot stat", path(relative), errno);
     uint64_t size = static_cast<uint64_t>(st.st_size);
     if (offset >= size)
       return std::string();
@@ -187,20 +203,44 @@ private:
     return canonical;
   }
 
-  // An open regular file the key resolves to under the root, else -1. The
-  // file is opened first and its resolved path read from /proc afterwards,
-  // so a link swapped between the check and the open cannot escape.
-  // O_NONBLOCK keeps a FIFO from blocking the open; it is refused below.
-  int openInside(const std::string& relative) const {
+  // An open regular file the key resolves to under the root, else -1;
+  // `st` is its fstat. The kernel resolves the key beneath the root in one
+  // openat2 (links inside the store followed, a link leading out refused:
+  // a link swapped in between cannot escape). O_NONBLOCK keeps a FIFO from
+  // blocking the open; it is refused below.
+  int openInside(const std::string& relative, struct stat& st) const {
     if (!isInsideKey(relative))
       return -1;
-    int fd = ::open(path(relative).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    if (root_fd_ >= 0 && openat2_works_.load(std::memory_order_relaxed)) {
+      struct open_how how = {};
+      how.flags = kFlags;
+      how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+      int fd = -1;
+      // EAGAIN: a rename elsewhere in the store raced the resolution.
+      for (int attempt = 0; attempt < 3; ++attempt) {
+        fd = static_cast<int>(::syscall(SYS_openat2, root_fd_, relative.c_str(), &how, sizeof how));
+        if (fd >= 0 || errno != EAGAIN)
+          break;
+      }
+      if (fd >= 0)
+        return regularFile(fd, st);
+      if (errno == ENOENT || errno == ENOTDIR)
+        return -1;
+      // EXDEV: a link leading out of the root, or an absolute one, which
+      // may still land inside the store: checked by hand below, as is every
+      // path where openat2 is missing (ENOSYS, a kernel before 5.6) or a
+      // sandbox refuses it (EPERM), from then on.
+      if (errno == ENOSYS || errno == EPERM)
+        openat2_works_.store(false, std::memory_order_relaxed);
+    }
+    int fd = ::open(path(relative).c_str(), kFlags);
     if (fd < 0)
       return -1;
     FdCloser closer(fd);
-    struct stat st;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-      return -1;
+    // The file is opened first and its resolved path read from /proc
+    // afterwards, so a link swapped between the check and the open cannot
+    // escape.
     char link[64], resolved[PATH_MAX];
     std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t length = ::readlink(link, resolved, sizeof resolved - 1);
@@ -217,10 +257,17 @@ private:
     }
     if (canonical.compare(0, root_.size() + 1, root_ + "/") != 0)
       return -1;
-    int flags = ::fcntl(fd, F_GETFL);
-    if (flags >= 0)
-      ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    return closer.release();
+    return regularFile(closer.release(), st);
+  }
+
+  // `fd` if it is a regular file, made blocking again (F_SETFL changes only
+  // the status flags, and none but O_NONBLOCK is set); else closed, -1.
+  static int regularFile(int fd, struct stat& st) {
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || ::fcntl(fd, F_SETFL, 0) != 0) {
+      ::close(fd);
+      return -1;
+    }
+    return fd;
   }
 
   // Creates the directories above `relative`, each checked to stay under
@@ -240,7 +287,8 @@ private:
 
   // What is at the target compared with the spooled bytes.
   PublishOutcome compareExisting(const std::string& relative, int spooled_fd) const {
-    int existing = openInside(relative);
+    struct stat st;
+    int existing = openInside(relative, st);
     if (existing < 0)
       return PublishOutcome::Conflict; // a directory, a link out, a device: not ours to touch
     FdCloser closer(existing);
@@ -354,6 +402,8 @@ private:
 
   std::string root_; // canonical, no trailing '/'
   mode_t file_mode_; // 0666 less the umask the server started with
+  int root_fd_;      // the root, what openat2 resolves keys beneath; -1 if it could not be opened
+  mutable std::atomic<bool> openat2_works_{true};
 };
 
 // Spooled bodies a killed server left in <root>/.incoming. Other servers
