@@ -26,10 +26,10 @@ std::variant<SpoolFile, UploadRefusal> spoolBody(SymbolPublisher& publisher,
 
 ServerResponse handleStorePut(SymbolPublisher& publisher, ServerRequest& request) {
   std::string path = llvm::StringRef(request.path).drop_front(1).str(); // the leading '/'
+  if (!llvm::StringRef(path).ends_with(".sym"))
+    return handleKeptFilePut(publisher, request, path);
   if (auto refusal = checkClientPath(path))
     return publisher.refuse(*refusal);
-  if (!llvm::StringRef(path).ends_with(".sym"))
-    return publisher.refuse({415, path + ": only .sym files are taken"});
   auto body = spoolBody(publisher, request);
   if (auto* refusal = std::get_if<UploadRefusal>(&body))
     return publisher.refuse(*refusal);

@@ -8,6 +8,10 @@ namespace dumpsyms {
 
 // PUT /<debug_file>/<DEBUG_ID>/<name>.sym: 201, 200 (same bytes), 409.
 ServerResponse handleStorePut(SymbolPublisher& publisher, ServerRequest& request);
+// PUT of a file `symstore add --keep-binaries` keeps (not a .sym): a kept
+// binary beside its module's .sym, or a `.build-id` entry.
+ServerResponse handleKeptFilePut(SymbolPublisher& publisher, ServerRequest& request,
+                                 const std::string& path);
 // Breakpad v1's form at /symupload or /upload/: 200 (stored or same), 409.
 ServerResponse handleBreakpadV1(SymbolPublisher& publisher, ServerRequest& request);
 // Tecken's zip at /upload/: 201 with Tecken's JSON, nothing published on any refusal.

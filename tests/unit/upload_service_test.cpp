@@ -7,6 +7,7 @@
 #include "ingest/upload_checks.h"
 #include "ingest/upload_service.h"
 #include "ingest/upload_zip.h"
+#include "store/layout.h"
 #include "store_backend/store_backend.h"
 #include "symbol_protocols/sym_upload_v2.h"
 #include "upload/gzip_body.h"
@@ -323,12 +324,64 @@ TEST_F(UploadServiceTest, RefusedPutsLeaveTheStoreAsItWas) {
       {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/libfoo.so.sym",
        linuxSym() + "FUNC zz 1 0 broken\n", 422},
       {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/libfoo.so.sym", linuxSym() + linuxSym(), 422},
-      {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/libfoo.so", linuxSym(), 415},
+      // Not a .sym: taken only beside its module's .sym (KeptFiles below).
+      {"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so", linuxSym(), 422},
+      {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/libfoo.so.sym.idx", "BPSYMIDX", 415},
+      {".uploads/0123456789abcdef0123456789abcdef", linuxSym(), 400},
   };
   for (const Case& c : cases) {
     ServerResponse answer = put(c.path, c.body);
     EXPECT_EQ(answer.status, c.status) << c.path << ": " << answer.body;
     EXPECT_EQ(std::count(answer.body.begin(), answer.body.end(), '\n'), 1) << answer.body;
+  }
+  EXPECT_EQ(storeFiles(root), before);
+}
+
+TEST_F(UploadServiceTest, KeptFilesOnlyBesideTheirModulesSymbolFile) {
+  // As `symstore upload --protocol put` sends a --keep-binaries store: the
+  // .sym files, then the kept files, then the .build-id entries.
+  ASSERT_EQ(put(kLinuxPath, linuxSym()).status, 201);
+  ASSERT_EQ(put(kWindowsPath, windowsSym()).status, 201);
+  std::string elf = std::string("\x7f"
+                                "ELF") +
+                    std::string(100, '\0');
+  std::string dir = "libfoo.so/0123456789ABCDEF0123456789ABCDEF0/";
+  EXPECT_EQ(put(dir + "libfoo.so", elf).status, 201);
+  EXPECT_EQ(put(dir + "libfoo.so", elf).status, 200);
+  EXPECT_EQ(put(dir + "libfoo.so.debug", elf + "debug").status, 201);
+  EXPECT_EQ(put(dir + "libfoo.so", elf + "other").status, 409);
+  EXPECT_EQ(readFile(root + "/" + dir + "libfoo.so"), elf);
+  // A PE at its SSQP path, beside the code-id copy of its .sym; its PDB beside the .sym.
+  EXPECT_EQ(put("foo.dll/5F3A1B2C1000/foo.dll", "MZ pe").status, 201);
+  EXPECT_EQ(put("foo.pdb/FEDCBA98765432100123456789ABCDEF1/foo.pdb", "pdb").status, 201);
+  // The build-id entry, once what it names is there.
+  std::string entry = formatBuildIdEntry({dir + "libfoo.so", dir + "libfoo.so.debug"});
+  std::string index = buildIdIndexRelativePath("67452301efcdab8967452301efcdab89");
+  ServerResponse answer = put(index, entry);
+  EXPECT_EQ(answer.status, 201) << answer.body;
+  EXPECT_EQ(readFile(root + "/" + index), entry);
+
+  auto before = storeFiles(root);
+  struct Case {
+    std::string path, body;
+    int status;
+  } refused[] = {
+      {"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so", elf, 422},
+      {"libfoo.so/0123456789ABCDEF0123456789ABCDEF1/libfoo.so", elf, 422},
+      {"libfoo.so/libfoo.so", elf, 415},
+      {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/x/libfoo.so", elf, 415},
+      {"bar.dll/5F3A1B2C1000/bar.dll", "MZ", 422},
+      {buildIdIndexRelativePath("00112233"),
+       formatBuildIdEntry({"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so", ""}), 422},
+      {buildIdIndexRelativePath("00112233"), "rm -rf /\n", 422},
+      {".build-id/00/112233/x", entry, 400},
+      {".build-id/../x", entry, 400},
+      {".build-id/00/11223G", entry, 400},
+      {".build-id/00/112233", "executable ../../etc/passwd\n", 422},
+  };
+  for (const Case& c : refused) {
+    ServerResponse refusal = put(c.path, c.body);
+    EXPECT_EQ(refusal.status, c.status) << c.path << ": " << refusal.body;
   }
   EXPECT_EQ(storeFiles(root), before);
 }
