@@ -92,6 +92,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 86400));
   upload_command->add_flag("--gzip", upload.config.gzip,
                            "send files gzip-compressed (Content-Encoding: gzip)");
+  bool no_binaries = false;
+  upload_command->add_flag("--no-binaries", no_binaries,
+                           "put, s3: send the .sym files only, not the binaries and .build-id "
+                           "entries symstore add --keep-binaries kept (breakpad-v1, breakpad-v2 "
+                           "and tecken carry .sym files only)");
   upload_command->add_flag("--dry-run", upload.dry_run, "list what would be sent; send nothing");
   upload_command->add_flag("--verify", upload.config.verify,
                            "put, s3: a HEAD after each upload must find the file");
@@ -196,6 +201,7 @@ int main(int argc, char** argv) {
     upload.config.aws_region =
         env("AWS_REGION").empty() ? env("AWS_DEFAULT_REGION") : env("AWS_REGION");
     upload.config.max_batch_bytes = static_cast<uint64_t>(max_batch_mb * 1e6);
+    upload.config.binaries = !no_binaries;
     return runUpload(upload);
   }
 

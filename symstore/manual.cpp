@@ -23,7 +23,11 @@ const ToolManual& symstoreManual() {
        "repositories), S3 (AWS Signature V4), Breakpad's sym-upload v1 and v2, and Mozilla's "
        "Tecken. Credentials come only from the environment (SYMSTORE_TOKEN, "
        "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION) and are never printed; "
-       "failures are retried with backoff; a second upload sends nothing.",
+       "failures are retried with backoff; a second upload sends nothing. put and s3 also "
+       "send the binaries and .build-id entries --keep-binaries kept (after the .sym files, "
+       "the entries last; --no-binaries leaves them out), so that symstore serve over the "
+       "bucket answers debuginfod and SSQP clients; breakpad-v1, breakpad-v2 and tecken "
+       "carry .sym files only.",
        "symstore serve makes a store (a directory, or s3://BUCKET/PREFIX with the endpoint, "
        "region and credentials the S3 upload reads) a symbol server for every consumer: "
        "Breakpad and Tecken clients (GET /<debug_file>/<DEBUG_ID>/<name>.sym, the id matched "

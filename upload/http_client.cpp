@@ -71,6 +71,13 @@ size_t readBody(char* buffer, size_t size, size_t count, void* user) {
   return n;
 }
 
+size_t readBodyFile(char* buffer, size_t size, size_t count, void* user) {
+  auto* file = static_cast<std::FILE*>(user);
+  size_t n = std::fread(buffer, 1, size * count, file);
+  // A read error stops the transfer rather than send a short body.
+  return std::ferror(file) ? CURL_READFUNC_ABORT : n;
+}
+
 // When the request has gone out in full, and whether the answer has since
 // taken longer than it may.
 struct AnswerClock {
@@ -171,7 +178,7 @@ HttpResponse performRequest(const HttpRequest& request) {
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_text);
   // A request without a body is sent once the transfer starts (connecting
   // counts: --timeout bounds that alone).
-  bool has_body = !request.body.empty() || !request.form.empty();
+  bool has_body = !request.body.empty() || !request.form.empty() || request.body_file;
   AnswerClock clock{!has_body, AnswerClock::Clock::now(),
                     std::chrono::seconds(request.answer_seconds)};
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
@@ -195,6 +202,16 @@ HttpResponse performRequest(const HttpRequest& request) {
   std::unique_ptr<curl_mime, CurlDeleter> mime;
   if (request.method == "HEAD") {
     curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+  } else if (request.method == "PUT" && request.body_file) {
+    std::clearerr(request.body_file);
+    if (std::fseek(request.body_file, 0, SEEK_SET) != 0) {
+      response.transport_error = "cannot read the file to send from its start";
+      return response;
+    }
+    curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(c, CURLOPT_READFUNCTION, readBodyFile);
+    curl_easy_setopt(c, CURLOPT_READDATA, request.body_file);
+    curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.body_file_size));
   } else if (request.method == "PUT") {
     curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
     curl_easy_setopt(c, CURLOPT_READFUNCTION, readBody);

@@ -25,7 +25,12 @@ struct HttpRequest {
   std::string url;
   std::vector<std::string> headers; // "Name: value"
   llvm::StringRef body;             // PUT/POST bytes (borrowed)
-  std::vector<FormPart> form;       // multipart/form-data instead of body
+  // A PUT body read from this file instead (from its start, on every try,
+  // a piece at a time: a 1 GB debug file is never held in memory), of
+  // `body_file_size` bytes.
+  std::FILE* body_file = nullptr;
+  uint64_t body_file_size = 0;
+  std::vector<FormPart> form; // multipart/form-data instead of body
   // AWS Signature V4 by libcurl: "aws:amz:REGION:s3" and "KEY:SECRET".
   std::string aws_sigv4;
   std::string aws_credentials;

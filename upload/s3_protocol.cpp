@@ -6,11 +6,30 @@
 #include "upload/protocols.h"
 #include "upload/s3_location.h"
 
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/SHA256.h>
 #include <set>
+#include <vector>
 
 namespace dumpsyms {
 
 namespace {
+
+// The SHA-256 a signed PUT of a file declares, read a piece at a time.
+llvm::Expected<std::string> fileSha256Hex(const FileBody& body) {
+  llvm::SHA256 hash;
+  std::vector<uint8_t> piece(1 << 20);
+  std::rewind(body.file.get());
+  uint64_t read = 0;
+  while (size_t n = std::fread(piece.data(), 1, piece.size(), body.file.get())) {
+    hash.update(llvm::ArrayRef<uint8_t>(piece.data(), n));
+    read += n;
+  }
+  if (std::ferror(body.file.get()) || read != body.size)
+    return llvm::createStringError("cannot read it whole");
+  auto digest = hash.final();
+  return llvm::toHex(digest, /*LowerCase=*/true);
+}
 
 class S3Protocol : public SingleFileProtocol {
 public:
@@ -18,6 +37,7 @@ public:
       : SingleFileProtocol(config), location_(std::move(location)) {}
 
   bool asksServer() const override { return true; }
+  bool carriesBinaries() const override { return true; }
 
   // Lists the bucket once; of its keys only those of `files` are kept, so
   // that what a server lists costs no more memory than the store holds.
@@ -66,16 +86,41 @@ private:
       result.outcome = UploadOutcome::Present;
       return result;
     }
-    auto body = readBody(file, config_.gzip);
-    if (!body) {
-      result.error = llvm::toString(body.takeError());
-      return result;
-    }
     std::string url = location_.objectUrl(file.relative_path);
-    HttpRequest put = request("PUT", url, *body);
-    put.headers.push_back("Content-Type: text/plain");
-    if (config_.gzip)
-      put.headers.push_back("Content-Encoding: gzip");
+    std::string text;
+    FileBody stored;
+    HttpRequest put;
+    if (file.kind == StoredKind::Symbols) {
+      auto body = readBody(file, config_.gzip);
+      if (!body) {
+        result.error = llvm::toString(body.takeError());
+        return result;
+      }
+      text = std::move(*body);
+      put = request("PUT", url, text);
+      put.headers.push_back("Content-Type: text/plain");
+      if (config_.gzip)
+        put.headers.push_back("Content-Encoding: gzip");
+    } else {
+      auto body = openFileBody(file);
+      if (!body) {
+        result.error = llvm::toString(body.takeError());
+        return result;
+      }
+      stored = std::move(*body);
+      auto hash = fileSha256Hex(stored);
+      if (!hash) {
+        result.error = file.path + ": " + llvm::toString(hash.takeError());
+        return result;
+      }
+      put = request("PUT", url, "");
+      for (std::string& header : put.headers)
+        if (llvm::StringRef(header).starts_with("x-amz-content-sha256:"))
+          header = "x-amz-content-sha256: " + *hash;
+      put.body_file = stored.file.get();
+      put.body_file_size = stored.size;
+      put.headers.push_back(std::string("Content-Type: ") + storedContentType(file));
+    }
     unsigned tries = 0;
     HttpResponse answer = performWithRetries(put, config_.retry, &tries);
     result.requests += tries;
@@ -93,7 +138,7 @@ private:
       }
     }
     result.outcome = UploadOutcome::Uploaded;
-    result.bytes_sent = body->size();
+    result.bytes_sent = put.body_file ? put.body_file_size : put.body.size();
     return result;
   }
 

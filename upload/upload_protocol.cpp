@@ -4,7 +4,10 @@
 #include "upload/protocols.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <llvm/Support/MemoryBuffer.h>
+#include <sys/stat.h>
 
 namespace dumpsyms {
 
@@ -54,6 +57,20 @@ llvm::Expected<std::string> readBody(const StoredSymbolFile& file, bool gzip) {
   if (!gzip)
     return (*buffer)->getBuffer().str();
   return gzipCompress((*buffer)->getBuffer());
+}
+
+llvm::Expected<FileBody> openFileBody(const StoredSymbolFile& file) {
+  FileBody body;
+  body.file.reset(std::fopen(file.path.c_str(), "rb"));
+  struct stat info;
+  if (!body.file || fstat(fileno(body.file.get()), &info) != 0)
+    return llvm::createStringError(file.path + ": cannot read it: " + std::strerror(errno));
+  body.size = static_cast<uint64_t>(info.st_size);
+  return body;
+}
+
+const char* storedContentType(const StoredSymbolFile& file) {
+  return file.kind == StoredKind::KeptBinary ? "application/octet-stream" : "text/plain";
 }
 
 llvm::Expected<std::unique_ptr<UploadProtocol>> makeUploadProtocol(const UploadConfig& config) {

@@ -8,6 +8,7 @@
 #include "upload/server_answers.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <llvm/Support/Error.h>
 #include <memory>
 #include <string>
@@ -25,6 +26,7 @@ struct UploadConfig {
   RetryPolicy retry;
   bool gzip = false;
   bool verify = false;
+  bool binaries = true; // put, s3: also the kept binaries and .build-id entries (--no-binaries)
   uint64_t max_batch_bytes = 256ull << 20; // tecken
 };
 
@@ -44,6 +46,9 @@ public:
   // Whether the server can be asked what it has; if not, the runner keeps a
   // ledger of what the server confirmed.
   virtual bool asksServer() const = 0;
+  // Whether kept binaries and .build-id entries can go this way (put, s3:
+  // the store's own layout); the other protocols carry .sym files only.
+  virtual bool carriesBinaries() const { return false; }
   // Files that may go in one request (tecken packs many); 1 for the others.
   virtual bool packsBatches() const { return false; }
   // Once before any upload of `files` (s3 lists the bucket). An error fails
@@ -83,5 +88,18 @@ std::string joinUrl(const std::string& base, const std::string& relative_path);
 // (describeFailure, which quotes an answer: server_answers.h)
 // A file's bytes to send: as stored, or gzip-compressed (then `gzipped` is set).
 llvm::Expected<std::string> readBody(const StoredSymbolFile& file, bool gzip);
+// A kept binary or .build-id entry, sent as stored (never compressed) and
+// read from disk as it goes (HttpRequest::body_file).
+struct FileBody {
+  struct Closer {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  std::unique_ptr<std::FILE, Closer> file;
+  uint64_t size = 0;
+};
+llvm::Expected<FileBody> openFileBody(const StoredSymbolFile& file);
+// A stored file's Content-Type: text for .sym files and .build-id entries,
+// bytes for kept binaries.
+const char* storedContentType(const StoredSymbolFile& file);
 
 } // namespace dumpsyms

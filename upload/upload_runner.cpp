@@ -94,6 +94,21 @@ int runUpload(const UploadRunOptions& options) {
     else
       to_send.push_back(&file);
   }
+  // Kept binaries after the symbol files, .build-id entries last: a server
+  // never names a file it does not have yet.
+  size_t binaries = listing->kept_files.size() + listing->build_id_entries.size();
+  size_t symbol_count = to_send.size(), kept_end = to_send.size();
+  if (binaries && config.binaries && (*protocol)->carriesBinaries()) {
+    for (const StoredSymbolFile& file : listing->kept_files)
+      to_send.push_back(&file);
+    kept_end = to_send.size();
+    for (const StoredSymbolFile& file : listing->build_id_entries)
+      to_send.push_back(&file);
+  } else if (binaries && config.binaries && !options.quiet) {
+    say("note: " + std::to_string(binaries) +
+        " kept binaries and .build-id entries are not sent: " + config.protocol +
+        " carries .sym files only (put and s3 carry them)");
+  }
 
   if (options.dry_run) {
     uint64_t bytes = 0;
@@ -120,13 +135,14 @@ int runUpload(const UploadRunOptions& options) {
       say("error: " + file->relative_path + ": not uploaded");
     failed = to_send.size();
     to_send.clear();
+    symbol_count = kept_end = 0;
   }
 
   uint64_t total_bytes = 0;
   for (const StoredSymbolFile* file : to_send)
     total_bytes += file->size;
   FileProgress progress(!options.quiet && isatty(STDERR_FILENO), to_send.size(), total_bytes);
-  auto batches = makeBatches(to_send, (*protocol)->packsBatches(), config.max_batch_bytes);
+  std::vector<std::vector<const StoredSymbolFile*>> batches;
   std::atomic<size_t> next{0};
   size_t since_save = 0;
   auto work = [&] {
@@ -172,13 +188,32 @@ int runUpload(const UploadRunOptions& options) {
       }
     }
   };
-  unsigned workers = std::max(1u, std::min<unsigned>(options.jobs, batches.size()));
-  std::vector<std::thread> threads;
-  for (unsigned i = 0; i + 1 < workers; ++i)
-    threads.emplace_back(work);
-  work();
-  for (std::thread& thread : threads)
-    thread.join();
+  // The phases one after another: .sym files, kept binaries, .build-id
+  // entries (sent only when everything before them is on the server).
+  size_t phase_starts[] = {0, symbol_count, kept_end, to_send.size()};
+  for (size_t phase = 0; phase < 3; ++phase) {
+    std::vector<const StoredSymbolFile*> files(to_send.begin() + phase_starts[phase],
+                                               to_send.begin() + phase_starts[phase + 1]);
+    if (files.empty())
+      continue;
+    if (phase == 2 && failed) {
+      progress.clear();
+      for (const StoredSymbolFile* file : files)
+        say("error: " + file->relative_path +
+            ": not sent, as a file before it failed (it may name that file)");
+      failed += files.size();
+      continue;
+    }
+    batches = makeBatches(files, (*protocol)->packsBatches(), config.max_batch_bytes);
+    next = 0;
+    unsigned workers = std::max(1u, std::min<unsigned>(options.jobs, batches.size()));
+    std::vector<std::thread> threads;
+    for (unsigned i = 0; i + 1 < workers; ++i)
+      threads.emplace_back(work);
+    work();
+    for (std::thread& thread : threads)
+      thread.join();
+  }
   progress.clear();
   // The files are on the server either way; only the record would be lost.
   if (ledger && uploaded)

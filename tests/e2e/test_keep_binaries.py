@@ -360,19 +360,31 @@ def main():
                     f"against readelf, llvm-readobj, llvm-dwarfdump, llvm-pdbutil and cmp")
         check_debuginfod(args, report, store, files, entries)
 
-        # The kept files are no symbol files: uploads pass over them, and
-        # still send every .sym (the code-id links are not listed).
-        syms = sorted(os.path.relpath(os.path.join(root, name), store)
-                      for root, _dirs, names in os.walk(store) for name in names
-                      if name.endswith(".sym") and not os.path.islink(os.path.join(root, name))
-                      and not os.path.relpath(root, store).startswith("."))
-        p = subprocess.run([args.symstore, "upload", store, "--to", "http://127.0.0.1:9/",
-                            "--dry-run"], capture_output=True, text=True, timeout=120)
-        listed_syms = sorted(line.split()[0] for line in p.stdout.splitlines() if line.strip())
-        if p.returncode != 0 or listed_syms != syms:
-            report.fail(f"symstore upload --dry-run of the store (exit {p.returncode}) lists "
-                        f"{listed_syms}, expected {syms}: {p.stderr.strip()}")
-        report.note(f"upload --dry-run lists the {len(syms)} .sym files and no kept file")
+        # An upload (put, s3) sends the .sym files, the kept files and the
+        # .build-id entries, in that order; --no-binaries the .sym files
+        # alone. The code-id links are never listed.
+        everything = {}
+        for root, dirs, names in os.walk(store):
+            dirs[:] = [d for d in dirs if not d.startswith(".") or (root == store and d == ".build-id")]
+            for name in names:
+                full = os.path.join(root, name)
+                if not name.startswith(".") and not os.path.islink(full):
+                    everything[os.path.relpath(full, store)] = os.path.getsize(full)
+        syms = sorted(p for p in everything if p.endswith(".sym"))
+        index_entries = sorted(p for p in everything if p.startswith(".build-id/"))
+        kept_paths = sorted(set(everything) - set(syms) - set(index_entries))
+        for flags, want in ((["--no-binaries"], syms), ([], syms + kept_paths + index_entries)):
+            p = subprocess.run([args.symstore, "upload", store, "--to", "http://127.0.0.1:9/",
+                                "--dry-run", *flags], capture_output=True, text=True, timeout=120)
+            lines = [line.split() for line in p.stdout.splitlines() if line.strip()]
+            listed_paths = [fields[0] for fields in lines]
+            # Each phase in path order; sizes as stat gives them.
+            if p.returncode != 0 or listed_paths != want or \
+                    any(int(fields[1]) != everything[fields[0]] for fields in lines):
+                report.fail(f"symstore upload --dry-run {' '.join(flags)} of the store (exit {p.returncode}) "
+                            f"lists {listed_paths}, expected {want}: {p.stderr.strip()}")
+        report.note(f"upload --dry-run lists the {len(syms)} .sym files, then {len(kept_paths)} kept files "
+                    f"and {len(index_entries)} .build-id entries (--no-binaries: the .sym files alone)")
 
         # Again: nothing copied, nothing rewritten.
         before = snapshot(store)

@@ -158,6 +158,44 @@ TEST(StoreListing, KeptBinariesArePassedOver) {
   llvm::sys::fs::remove_directories(dir);
 }
 
+// What an upload sends beyond the symbol files: the kept binaries beside a
+// .sym (or a code-id link), and the .build-id entries that parse and name
+// only kept files; any other entry is a problem.
+TEST(StoreListing, ListsKeptBinariesAndBuildIdEntries) {
+  std::string dir = makeTemporaryDirectory();
+  for (const char* sub : {"/app/ID0", "/app.exe/5F3A1B2C4000", "/.build-id/ab", "/.build-id/cd"})
+    ASSERT_FALSE(llvm::sys::fs::create_directories(dir + sub));
+  std::ofstream(dir + "/app/ID0/app.sym") << "MODULE Linux x86_64 ID0 app\n";
+  std::ofstream(dir + "/app/ID0/app") << "ELF";
+  std::ofstream(dir + "/app/ID0/app.debug") << "ELF";
+  ASSERT_FALSE(llvm::sys::fs::create_link("../../app/ID0/app.sym",
+                                          dir + "/app.exe/5F3A1B2C4000/app.exe.sym"));
+  std::ofstream(dir + "/app.exe/5F3A1B2C4000/app.exe") << "MZ";
+  std::ofstream(dir + "/.build-id/ab/cdef")
+      << "executable app/ID0/app\ndebuginfo app/ID0/app.debug\n";
+  std::ofstream(dir + "/.build-id/ab/.tmp123") << "partial"; // a temporary: passed over
+  std::ofstream(dir + "/.build-id/cd/0001") << "executable app/ID0/missing\n";
+  std::ofstream(dir + "/.build-id/cd/00FF") << "executable app/ID0/app\n";
+  std::ofstream(dir + "/.build-id/cd/0002") << "debuginfo ../../etc/passwd\n";
+  auto listing = listStore(dir);
+  ASSERT_TRUE(bool(listing));
+  ASSERT_EQ(listing->files.size(), 1u);
+  ASSERT_EQ(listing->kept_files.size(), 3u);
+  EXPECT_EQ(listing->kept_files[0].relative_path, "app.exe/5F3A1B2C4000/app.exe");
+  EXPECT_EQ(listing->kept_files[1].relative_path, "app/ID0/app");
+  EXPECT_EQ(listing->kept_files[1].size, 3u);
+  EXPECT_EQ(listing->kept_files[1].kind, StoredKind::KeptBinary);
+  EXPECT_EQ(listing->kept_files[2].relative_path, "app/ID0/app.debug");
+  ASSERT_EQ(listing->build_id_entries.size(), 1u);
+  EXPECT_EQ(listing->build_id_entries[0].relative_path, ".build-id/ab/cdef");
+  EXPECT_EQ(listing->build_id_entries[0].kind, StoredKind::BuildIdEntry);
+  ASSERT_EQ(listing->problems.size(), 3u);
+  EXPECT_NE(listing->problems[0].find("0001: names app/ID0/missing"), std::string::npos);
+  EXPECT_NE(listing->problems[1].find("0002: not a build-id index entry"), std::string::npos);
+  EXPECT_NE(listing->problems[2].find("00FF: not a build-id index entry"), std::string::npos);
+  llvm::sys::fs::remove_directories(dir);
+}
+
 TEST(AtomicFile, WritesWholeFileAndLeavesNoTemporary) {
   std::string dir = makeTemporaryDirectory();
   std::string path = dir + "/out.sym";
