@@ -15,7 +15,8 @@ with `symstore add --keep-binaries`. Then:
 - `--no-binaries` to another prefix sends the .sym files only;
 - `symstore upload --protocol put` to nginx (WebDAV) lands the same files,
   byte-identical, and nginx's log shows the .build-id entries PUT after
-  every kept file;
+  every kept file; to an nginx that refuses the .debug files (403) the run
+  fails, and no .build-id entry is sent (it would name a missing file);
 - `--protocol tecken`'s dry run names no kept file (it carries .sym only)."""
 import os
 import shutil
@@ -79,6 +80,7 @@ def run(args, report, tmp):
     with servers.S3rver(args.s3rver, BUCKET) as s3:
         check_s3(args, report, tmp, s3, store, want, full, stripped, debug, pe_stem)
     check_put(args, report, store, want, kept, entries)
+    check_put_refused(args, report, store, want, entries)
     p = sh(args.symstore, "upload", store, "--to", "http://127.0.0.1:9/", "--protocol", "tecken", "--dry-run")
     if p.returncode != 0 or any(path in p.stdout.split() for path in kept + entries):
         report.fail(f"tecken dry run: exit {p.returncode}: {p.stdout[:300]} {p.stderr[:300]}")
@@ -189,6 +191,25 @@ def check_put(args, report, store, want, kept, entries):
         first_entry = min(i for i, uri in enumerate(order) if "/.build-id/" in uri)
         if first_entry < last_kept:
             report.fail(f"put: a .build-id entry PUT before a kept binary: {order}")
+
+
+def check_put_refused(args, report, store, want, entries):
+    refuse = "        location ~ \\.debug$ { limit_except GET HEAD { deny all; } }\n"
+    with servers.Nginx(args.nginx, locations=refuse) as nginx:
+        p = sh(args.symstore, "upload", store, "--to", nginx.url, "--protocol", "put")
+        landed = store_contents(nginx.root)
+        debug_files = [path for path in want if path.endswith(".debug")]
+        held_back = [path for path in entries if f"{path}: not sent" in p.stderr]
+        if p.returncode == 0 or not debug_files or any(path in landed for path in debug_files):
+            report.fail(f"put to an nginx refusing .debug files: exit {p.returncode}, landed {sorted(landed)}")
+        elif any(path.startswith(".build-id/") for path in landed) or held_back != entries:
+            report.fail(f"put sent .build-id entries after a refused file: {sorted(landed)}: {p.stderr[-600:]}")
+        elif any(landed.get(path) != data for path, data in want.items()
+                 if not path.endswith(".debug") and not path.startswith(".build-id/")):
+            report.fail("put to an nginx refusing .debug files did not land the other files")
+        else:
+            report.note(f"put: {len(debug_files)} .debug files refused (403), so {len(entries)} .build-id entries "
+                        f"held back, the rest landed")
 
 
 if __name__ == "__main__":
