@@ -17,6 +17,10 @@ with `symstore add --keep-binaries`. Then:
   byte-identical, and nginx's log shows the .build-id entries PUT after
   every kept file; to an nginx that refuses the .debug files (403) the run
   fails, and no .build-id entry is sent (it would name a missing file);
+- `--protocol put` to `symstore serve` over an empty directory (with an
+  upload token) lands every file byte-identical, and a second run finds
+  them all there but the .build-id entries (the server's HEAD does not
+  answer for dot paths), which it PUTs again as no-ops;
 - `--protocol tecken`'s dry run names no kept file (it carries .sym only)."""
 import os
 import shutil
@@ -68,7 +72,7 @@ def store_contents(store):
 
 
 def run(args, report, tmp):
-    directory, store, full, stripped, debug, pe_stem = downloads.make_release(args, tmp)
+    _, store, full, stripped, debug, pe_stem = downloads.make_release(args, tmp)
     want = store_contents(store)
     kept = [p for p in want if not p.endswith(".sym") and not p.startswith(".build-id/")]
     entries = [p for p in want if p.startswith(".build-id/")]
@@ -81,6 +85,7 @@ def run(args, report, tmp):
         check_s3(args, report, tmp, s3, store, want, full, stripped, debug, pe_stem)
     check_put(args, report, store, want, kept, entries)
     check_put_refused(args, report, store, want, entries)
+    check_put_to_serve(args, report, tmp, store, want)
     p = sh(args.symstore, "upload", store, "--to", "http://127.0.0.1:9/", "--protocol", "tecken", "--dry-run")
     if p.returncode != 0 or any(path in p.stdout.split() for path in kept + entries):
         report.fail(f"tecken dry run: exit {p.returncode}: {p.stdout[:300]} {p.stderr[:300]}")
@@ -210,6 +215,35 @@ def check_put_refused(args, report, store, want, entries):
         else:
             report.note(f"put: {len(debug_files)} .debug files refused (403), so {len(entries)} .build-id entries "
                         f"held back, the rest landed")
+
+
+def check_put_to_serve(args, report, tmp, store, want):
+    tokens = os.path.join(tmp, "tokens")
+    with open(tokens, "w") as fh:
+        fh.write("keptbinariesToken9 upload download\n")
+    target = os.path.join(tmp, "served-store")
+    os.makedirs(target)
+    env = dict(os.environ, SYMSTORE_TOKEN="keptbinariesToken9")
+    with ServeProcess(args.symstore, target, "--tokens", tokens) as server:
+        runs = [sh(args.symstore, "upload", store, "--to", server.url, "--protocol", "put", env=env)
+                for _ in range(2)]
+    landed = store_contents(target)
+    # The server keeps a code-id copy of a .sym whose module has no debug id
+    # beside the PE (the directory store has a link there): no file of ours.
+    missing = sorted(path for path, data in want.items() if landed.get(path) != data)
+    if any(p.returncode != 0 for p in runs) or missing:
+        report.fail(f"put to symstore serve: exits {[p.returncode for p in runs]}, missing or other bytes: "
+                    f"{missing}: {runs[0].stderr[-600:]}")
+    else:
+        # The .build-id entries are PUT again, a no-op for the server: its
+        # HEAD answers 404 for dot paths (no download names one), so the
+        # client cannot see them. Everything else is found there.
+        entries = sum(1 for path in want if path.startswith(".build-id/"))
+        if f"{entries} uploaded, {len(want) - entries} already present" not in runs[1].stderr:
+            report.fail(f"a second put to symstore serve: {runs[1].stderr[-300:]}")
+        else:
+            report.note(f"put to symstore serve: {len(want)} files landed byte-identical, a second run "
+                        f"sent only the {entries} .build-id entries again (no-ops)")
 
 
 if __name__ == "__main__":
