@@ -14,6 +14,9 @@
   "application/son" completion, an empty uploads:create body, the PUT to the
   returned URL as it is), and their answers read with the same regular
   expressions they use (`"name": "value"`).
+- A `symstore add --keep-binaries` store sent with `--protocol put` lands
+  whole: the kept binaries beside their .sym files and the .build-id
+  entries, byte-identical.
 - sym-upload-v2's four requests spread over two servers over one store
   directory still store the file (the servers share nothing but the store).
 - Hostile requests each get their status (a 4xx with a one-line reason)
@@ -306,6 +309,50 @@ def breakpad_clients(report, server, served, files):
     report.note("Breakpad's v1 and sym-upload-v2 requests and a Tecken zip: stored as their clients expect")
 
 
+def build_id_entries(root):
+    """{relative path: bytes} of the .build-id index."""
+    out = {}
+    index = os.path.join(root, ".build-id")
+    for directory, _, names in os.walk(index):
+        for name in names:
+            full = os.path.join(directory, name)
+            with open(full, "rb") as fh:
+                out[os.path.relpath(full, root)] = fh.read()
+    return out
+
+
+def kept_binaries(args, report, tmp, tokens):
+    """A `symstore add --keep-binaries` store sent with `symstore upload
+    --protocol put`: the served store ends up the same files, kept binaries
+    and .build-id entries included."""
+    release = os.path.join(tmp, "kept-release")
+    os.makedirs(release)
+    for binary in BINARIES[:2]:
+        shutil.copy(os.path.join(args.shared, "corpus", "bin", binary), release)
+    source = os.path.join(tmp, "kept-source")
+    p = subprocess.run([args.symstore, "add", source, release, "--keep-binaries", "-q"],
+                       capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        report.fail(f"symstore add --keep-binaries: exit {p.returncode}: {p.stderr.strip()}")
+        return
+    served = os.path.join(tmp, "served-kept")
+    os.makedirs(served)
+    with ServeProcess(args.symstore, served, "--tokens", tokens, quiet=True) as server:
+        code, out = upload(args, source, server.url, "--protocol", "put")
+        if code != 0:
+            report.fail(f"put of a --keep-binaries store: exit {code}: {out.strip()[-800:]}")
+    want, got = tree(source), tree(served)
+    if want != got:
+        report.fail(f"put of a --keep-binaries store: missing {sorted(set(want) - set(got))}, "
+                    f"extra {sorted(set(got) - set(want))}, other bytes "
+                    f"{sorted(k for k in set(want) & set(got) if want[k] != got[k])}")
+    if build_id_entries(source) != build_id_entries(served):
+        report.fail(f"put of a --keep-binaries store: .build-id entries {sorted(build_id_entries(served))}, "
+                    f"want {sorted(build_id_entries(source))}")
+    report.note(f"a --keep-binaries store over put: {len(want)} files and "
+                f"{len(build_id_entries(source))} .build-id entries landed as symstore add wrote them")
+
+
 def v2_across_servers(report, args, tokens, tmp, files):
     """sym-upload-v2's four requests, each to another of two servers over one
     store directory: nothing but the store is shared between them."""
@@ -439,6 +486,7 @@ def main():
         source, files = make_source_store(args, os.path.join(tmp, "src"))
         client_protocols(args, report, tmp, tokens, source, files)
         v2_across_servers(report, args, tokens, tmp, files)
+        kept_binaries(args, report, tmp, tokens)
 
         served = os.path.join(tmp, "served-hostile")
         os.makedirs(served)
