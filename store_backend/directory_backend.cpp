@@ -91,6 +91,23 @@ public:
 
   std::string describe() const override { return "directory " + root_; }
 
+  // The server's own files only (a completed sym-upload-v2 upload's
+  // .uploads/<key>): the directory resolved inside the root, then the name
+  // unlinked there, so that a link cannot lead the removal out of the store.
+  llvm::Error remove(const std::string& relative) override {
+    if (!isInsideKey(relative))
+      return llvm::createStringError(relative + ": not a key of the store");
+    size_t slash = relative.rfind('/');
+    std::string parent = slash == std::string::npos ? "" : relative.substr(0, slash);
+    std::optional<std::string> directory = resolveInside(parent.empty() ? root_ : path(parent));
+    if (!directory)
+      return llvm::Error::success(); // no such directory: the file is gone already
+    std::string file = *directory + "/" + relative.substr(slash + 1);
+    if (::unlink(file.c_str()) != 0 && errno != ENOENT)
+      return errnoError("cannot remove", file, errno);
+    return llvm::Error::success();
+  }
+
   llvm::Expected<std::optional<StoredObjectInfo>> stat(const std::string& relative) override {
     struct stat st;
     int fd = openInside(relative, st);
@@ -406,11 +423,12 @@ private:
   mutable std::atomic<bool> openat2_works_{true};
 };
 
-// Spooled bodies a killed server left in <root>/.incoming. Other servers
-// over the same directory spool there too, so only files a day old go:
-// no request lives that long (they time out in seconds).
-void removeStaleSpoolFiles(const std::string& root) {
-  std::string spool = root + "/.incoming";
+// Spooled bodies a killed server left in <root>/.incoming, and
+// sym-upload-v2 uploads never completed in <root>/.uploads. Other servers
+// over the same directory keep theirs there too, so only files a day old
+// go: no request lives that long (they time out in seconds), nor does a
+// client between its PUT and its :complete.
+void removeStaleFilesIn(const std::string& spool) {
   DIR* dir = ::opendir(spool.c_str());
   if (!dir)
     return;
@@ -422,6 +440,11 @@ void removeStaleSpoolFiles(const std::string& root) {
       ::unlinkat(::dirfd(dir), entry->d_name, 0);
   }
   ::closedir(dir);
+}
+
+void removeStaleSpoolFiles(const std::string& root) {
+  removeStaleFilesIn(root + "/.incoming");
+  removeStaleFilesIn(root + "/.uploads");
 }
 
 } // namespace

@@ -289,7 +289,7 @@ def breakpad_clients(report, server, served, files):
     if not m or m.group(1) != "FOUND":
         report.fail(f"v2 checkStatus after (id in lower case): HTTP {status} {answer[:200]!r}")
     if os.path.exists(os.path.join(served, ".uploads", upload_key.group(1))):
-        report.note("v2: the received copy .uploads/<key> is left (the backend does not remove)")
+        report.fail("v2: the received copy .uploads/<key> is left after :complete")
 
     # Tecken, as its clients send it: the zip as a form file, Auth-Token.
     relative, data = sorted(files.items())[2]

@@ -219,6 +219,35 @@ TEST_F(DirectoryBackendTest, StaleSpoolFilesAreRemovedOnOpen) {
   EXPECT_TRUE(exists(spool_dir + "/upload-new"));
 }
 
+TEST_F(DirectoryBackendTest, RemoveTakesTheServersOwnFileAndNothingOutsideTheStore) {
+  EXPECT_EQ(publish(".uploads/k1", "pending", false), PublishOutcome::Published);
+  llvm::Error removed = backend->remove(".uploads/k1");
+  EXPECT_FALSE(bool(removed)) << llvm::toString(std::move(removed));
+  EXPECT_FALSE(exists(root + "/.uploads/k1"));
+  llvm::Error again = backend->remove(".uploads/k1");
+  EXPECT_FALSE(bool(again)) << "gone already is success: " << llvm::toString(std::move(again));
+  // A directory link leading out of the store: what it leads to stays.
+  writeFile(outside + "/victim", "theirs");
+  ASSERT_EQ(::symlink(outside.c_str(), (root + "/out").c_str()), 0);
+  llvm::consumeError(backend->remove("out/victim"));
+  EXPECT_TRUE(exists(outside + "/victim"));
+  llvm::Error traversal = backend->remove("../victim");
+  EXPECT_TRUE(bool(traversal));
+  llvm::consumeError(std::move(traversal));
+}
+
+TEST_F(DirectoryBackendTest, UncompletedUploadsADayOldAreRemovedOnOpen) {
+  EXPECT_EQ(publish(".uploads/old", "old", false), PublishOutcome::Published);
+  EXPECT_EQ(publish(".uploads/new", "new", false), PublishOutcome::Published);
+  struct timespec times[2] = {{::time(nullptr) - 25 * 60 * 60, 0},
+                              {::time(nullptr) - 25 * 60 * 60, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, (root + "/.uploads/old").c_str(), times, 0), 0);
+  auto reopened = openStoreBackend(root, StoreBackendSettings{});
+  ASSERT_TRUE(bool(reopened));
+  EXPECT_FALSE(exists(root + "/.uploads/old"));
+  EXPECT_TRUE(exists(root + "/.uploads/new"));
+}
+
 TEST_F(DirectoryBackendTest, PublishOutcomes) {
   const std::string key = "app/ID/app.sym";
   EXPECT_EQ(publish(key, "one", false), PublishOutcome::Published);
