@@ -61,7 +61,7 @@ struct ServerResponse {
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;                     // 0: any free port
-  unsigned threads = 0;                     // 0: one per core
+  unsigned threads = 0;                     // 0: four per core
   unsigned connection_timeout_seconds = 30; // a client idle this long is dropped
   uint64_t max_body_bytes = 0;              // required: bodies larger are refused with 413
   std::string spool_dir;                    // where bodies are spooled

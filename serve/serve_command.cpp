@@ -126,8 +126,9 @@ int runServe(const ServeOptions& options) {
   server_options.threads = options.threads;
   // A thread waits while its handler reads from S3 (a miss of the local
   // cache is a GET of the whole object), and every connection it serves
-  // waits with it: more threads than cores keep the others moving. A
-  // directory's reads are page-cache hits, served best by one per core.
+  // waits with it: more threads than cores keep the others moving (the
+  // server's own default, four per core, which a directory store gets
+  // for the balance of connections between threads).
   if (options.threads == 0 && options.store.rfind("s3://", 0) == 0)
     server_options.threads = 4 * std::max(1u, std::thread::hardware_concurrency());
   server_options.connection_timeout_seconds = options.timeout_seconds;

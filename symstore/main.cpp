@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
       ->option_text("URL");
   serve_command
       ->add_option("--threads", serve.threads,
-                   "server threads (default: one per core, four per core for S3)")
+                   "server threads (default: four per core)")
       ->check(CLI::Range(0, 1024))
       ->option_text("N");
   serve_command
