@@ -174,6 +174,39 @@ TEST_F(DirectoryBackendTest, OnlyRegularFilesUnderTheRootAreThere) {
   EXPECT_EQ(*backend->readRange("dir/link-in", 0, 100), "inside");
 }
 
+// What a download asks: one call that opens the file, blocking (a FIFO is
+// opened non-blocking to be refused), through links that stay in the store,
+// an absolute one too; links leading out are absent.
+TEST_F(DirectoryBackendTest, OpenIfPresentFollowsOnlyLinksThatStayInside) {
+  ::mkdir((root + "/dir").c_str(), 0755);
+  writeFile(root + "/inside", "inside");
+  writeFile(outside + "/secret", "secret");
+  ASSERT_EQ(::symlink("../inside", (root + "/dir/relative-in").c_str()), 0);
+  ASSERT_EQ(::symlink((root + "/inside").c_str(), (root + "/dir/absolute-in").c_str()), 0);
+  ASSERT_EQ(::symlink((outside + "/secret").c_str(), (root + "/dir/absolute-out").c_str()), 0);
+  ASSERT_EQ(::mkfifo((root + "/dir/fifo").c_str(), 0644), 0);
+
+  for (const char* present : {"inside", "dir/relative-in", "dir/absolute-in"}) {
+    auto opened = backend->openIfPresent(present);
+    ASSERT_TRUE(bool(opened)) << present << ": " << llvm::toString(opened.takeError());
+    ASSERT_TRUE(opened->has_value()) << present;
+    int fd = (*opened)->fd;
+    ASSERT_GE(fd, 0) << present;
+    EXPECT_EQ((*opened)->info.size, 6u) << present;
+    EXPECT_EQ(::fcntl(fd, F_GETFL) & O_NONBLOCK, 0) << present;
+    char bytes[16] = {};
+    EXPECT_EQ(::pread(fd, bytes, sizeof bytes, 0), 6) << present;
+    EXPECT_STREQ(bytes, "inside") << present;
+    ::close(fd);
+  }
+  for (const char* absent :
+       {"missing", "dir", "dir/fifo", "dir/absolute-out", "dir/missing/deeper", "inside/below"}) {
+    auto opened = backend->openIfPresent(absent);
+    ASSERT_TRUE(bool(opened)) << absent << ": " << llvm::toString(opened.takeError());
+    EXPECT_FALSE(opened->has_value()) << absent;
+  }
+}
+
 TEST_F(DirectoryBackendTest, ListNamesOneLevelWithoutHiddenNames) {
   ::mkdir((root + "/b.pdb").c_str(), 0755);
   ::mkdir((root + "/A.pdb").c_str(), 0755);
