@@ -1,5 +1,6 @@
 #include "downloads/code_id_redirect.h"
 
+#include "downloads/debuginfod_files.h"
 #include "downloads/download_routes.h"
 #include "downloads/symbol_file_header.h"
 #include "store/layout.h"
@@ -9,9 +10,6 @@
 
 namespace dumpsyms {
 namespace {
-
-// A build-id entry is two short lines.
-constexpr uint64_t kBuildIdEntryBytes = 4096;
 
 // Debug ids are a GUID or build-id prefix and an age: 33 hex digits or
 // more. The code ids the index files Windows modules under are a
@@ -87,19 +85,13 @@ llvm::Expected<std::optional<std::string>>
 fromBuildIdEntry(StoreBackend& store, const std::vector<std::string>& components) {
   if (!isBuildIdText(components[1]))
     return std::nullopt;
-  std::string index = buildIdIndexRelativePath(components[1]);
-  llvm::Expected<std::optional<StoredObjectInfo>> info = store.stat(index);
-  if (!info)
-    return info.takeError();
-  if (!*info)
-    return std::nullopt;
-  llvm::Expected<std::string> text = store.readRange(index, 0, kBuildIdEntryBytes);
-  if (!text)
-    return text.takeError();
-  std::optional<BuildIdEntry> entry = parseBuildIdEntry(*text);
+  llvm::Expected<std::optional<BuildIdEntry>> entry = readBuildIdEntry(store, components[1]);
   if (!entry)
+    return entry.takeError();
+  if (!*entry)
     return std::nullopt;
-  const std::string& kept = entry->executable.empty() ? entry->debuginfo : entry->executable;
+  const std::string& kept =
+      (*entry)->executable.empty() ? (*entry)->debuginfo : (*entry)->executable;
   llvm::SmallVector<llvm::StringRef, 3> parts;
   llvm::StringRef(kept).split(parts, '/');
   if (parts.size() != 3)

@@ -14,21 +14,25 @@ namespace {
 // A build-id entry is two short lines.
 constexpr uint64_t kBuildIdEntryBytes = 4096;
 
-llvm::Expected<std::optional<BuildIdEntry>> readEntry(StoreBackend& store,
-                                                      const std::string& build_id) {
+} // namespace
+
+llvm::Expected<std::optional<BuildIdEntry>> readBuildIdEntry(StoreBackend& store,
+                                                             const std::string& build_id) {
   // The index is a dot-directory no client may name, so this path (built
   // from checked hex) is read without the client-path check.
   std::string index = buildIdIndexRelativePath(build_id);
   llvm::Expected<std::optional<StoredObjectInfo>> info = store.stat(index);
   if (!info)
     return info.takeError();
-  if (!*info)
+  if (!*info || (*info)->size > kBuildIdEntryBytes)
     return std::nullopt;
   llvm::Expected<std::string> text = store.readRange(index, 0, kBuildIdEntryBytes);
   if (!text)
     return text.takeError();
   return parseBuildIdEntry(*text);
 }
+
+namespace {
 
 std::vector<std::pair<std::string, std::string>> debuginfodHeaders(const std::string& relative,
                                                                    uint64_t size) {
@@ -97,7 +101,7 @@ llvm::Expected<std::optional<ServedEntity>> section(StoreBackend& store, const B
 
 llvm::Expected<std::optional<ServedEntity>> findDebuginfodEntity(StoreBackend& store,
                                                                  const DownloadRoute& route) {
-  llvm::Expected<std::optional<BuildIdEntry>> entry = readEntry(store, route.build_id);
+  llvm::Expected<std::optional<BuildIdEntry>> entry = readBuildIdEntry(store, route.build_id);
   if (!entry)
     return entry.takeError();
   if (!*entry)

@@ -7,11 +7,18 @@
 
 #include "downloads/download_routes.h"
 #include "downloads/entity_response.h"
+#include "store/layout.h"
 #include "store_backend/store_backend.h"
 
 #include <optional>
 
 namespace dumpsyms {
+
+// The .build-id entry of `build_id` (checked hex), or none: no entry, one
+// that does not parse, or one longer than an entry can be (a read cut at
+// its limit could leave a shorter path that still parses).
+llvm::Expected<std::optional<BuildIdEntry>> readBuildIdEntry(StoreBackend& store,
+                                                             const std::string& build_id);
 
 // What to serve for `route` (a Debuginfod route), or none (404).
 llvm::Expected<std::optional<ServedEntity>> findDebuginfodEntity(StoreBackend& store,

@@ -92,7 +92,7 @@ llvm::Expected<std::string> readBody(const StoredSymbolFile& file, bool gzip);
 // read from disk as it goes (HttpRequest::body_file).
 struct FileBody {
   struct Closer {
-    void operator()(std::FILE* file) const { std::fclose(file); }
+    void operator()(std::FILE* stream) const { std::fclose(stream); }
   };
   std::unique_ptr<std::FILE, Closer> file;
   uint64_t size = 0;

@@ -428,6 +428,14 @@ TEST_F(DownloadServiceTest, DebuginfodAndSsqp) {
   EXPECT_EQ(response.status, 302);
   EXPECT_EQ(header(response, "Location"), "/" + symbolFileRelativePath("libx.so", id));
   EXPECT_EQ(get("/libx.so/" + build_id + "/other.sym").status, 404);
+  // An entry longer than an entry can be is not read cut short: its first
+  // 4 KiB would still parse as a shorter path.
+  std::string long_id = "e4c3b2a1f6e51807293a4b5c6d7e8f90aabbccdd";
+  put(buildIdIndexRelativePath(long_id),
+      "executable " + keptFileRelativePath("libx.so", id, "libx.so") + "\ndebuginfo " +
+          keptFileRelativePath("libx.so", id, "libx.so.debug") + std::string(5000, 'x') + "\n");
+  EXPECT_EQ(get("/buildid/" + long_id + "/executable").status, 404);
+  EXPECT_EQ(get("/libx.so/" + long_id + "/libx.so.sym").status, 404);
 
   // SSQP: a PDB and a PE where Microsoft's clients ask, in lower case.
   put(keptFileRelativePath("App.pdb", kPdbId, "App.pdb"), "pdb bytes");
