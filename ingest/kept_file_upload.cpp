@@ -10,7 +10,6 @@
 #include "limits/input_limits.h"
 #include "store/code_id_index.h"
 #include "store/layout.h"
-#include "symbol_protocols/store_put.h"
 
 #include <algorithm>
 #include <fstream>
@@ -43,15 +42,6 @@ bool isBuildIdEntryPath(llvm::StringRef path) {
   return id.size() >= 4 && id.size() % 2 == 0 && id.size() <= 128 &&
          id.find_first_not_of("0123456789abcdef") == std::string::npos &&
          buildIdIndexRelativePath(id) == path;
-}
-
-ServerResponse answer(SymbolPublisher& publisher, CheckedSymbolFile& file) {
-  auto outcome = publisher.publish(file);
-  if (auto* refusal = std::get_if<UploadRefusal>(&outcome))
-    return publisher.refuse(*refusal);
-  bool same = std::get<PublishOutcome>(outcome) == PublishOutcome::Same;
-  return ServerResponse::text(same ? store_put::kSame : store_put::kCreated,
-                              (same ? "unchanged " : "stored ") + file.facts.store_path);
 }
 
 } // namespace
@@ -87,7 +77,7 @@ ServerResponse handleKeptFilePut(SymbolPublisher& publisher, ServerRequest& requ
                                           ", which the store does not hold (upload it first)"});
     }
     file.facts.store_path = path;
-    return answer(publisher, file);
+    return publishAsPutAnswers(publisher, file);
   }
 
   if (auto refusal = checkClientPath(path))
@@ -114,7 +104,7 @@ ServerResponse handleKeptFilePut(SymbolPublisher& publisher, ServerRequest& requ
     return publisher.refuse(*refusal);
   CheckedSymbolFile file{std::move(std::get<SpoolFile>(body)), {}};
   file.facts.store_path = path;
-  return answer(publisher, file);
+  return publishAsPutAnswers(publisher, file);
 }
 
 } // namespace dumpsyms

@@ -38,6 +38,10 @@ ServerResponse handleStorePut(SymbolPublisher& publisher, ServerRequest& request
     return publisher.refuse(*refusal);
   if (auto refusal = checkClaimedPath(path, file.facts))
     return publisher.refuse(*refusal);
+  return publishAsPutAnswers(publisher, file);
+}
+
+ServerResponse publishAsPutAnswers(SymbolPublisher& publisher, CheckedSymbolFile& file) {
   auto outcome = publisher.publish(file);
   if (auto* refusal = std::get_if<UploadRefusal>(&outcome))
     return publisher.refuse(*refusal);

@@ -27,4 +27,8 @@ ServerResponse handleV2Complete(SymbolPublisher& publisher, ServerRequest& reque
 std::variant<SpoolFile, UploadRefusal> spoolBody(SymbolPublisher& publisher,
                                                  const ServerRequest& request);
 
+// Publishes a checked file as a PUT answers it: 201 (stored), 200 (the
+// same bytes were there), or the refusal (409 for other bytes).
+ServerResponse publishAsPutAnswers(SymbolPublisher& publisher, CheckedSymbolFile& file);
+
 } // namespace dumpsyms

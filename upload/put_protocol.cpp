@@ -41,31 +41,13 @@ private:
       result.error = describeFailure(file.relative_path + ": HEAD " + url, head);
       return result;
     }
-    HttpRequest put = request("PUT", url);
-    std::string text;
-    FileBody stored;
-    if (file.kind == StoredKind::Symbols) {
-      auto body = readBody(file, config_.gzip);
-      if (!body) {
-        result.error = llvm::toString(body.takeError());
-        return result;
-      }
-      text = std::move(*body);
-      put.body = text;
-      put.headers.push_back(std::string("Content-Type: ") + store_put::kContentType);
-      if (config_.gzip)
-        put.headers.push_back(std::string("Content-Encoding: ") + store_put::kGzipEncoding);
-    } else {
-      auto body = openFileBody(file);
-      if (!body) {
-        result.error = llvm::toString(body.takeError());
-        return result;
-      }
-      stored = std::move(*body);
-      put.body_file = stored.file.get();
-      put.body_file_size = stored.size;
-      put.headers.push_back(std::string("Content-Type: ") + storedContentType(file));
+    auto body = makePutBody(file, config_.gzip);
+    if (!body) {
+      result.error = llvm::toString(body.takeError());
+      return result;
     }
+    HttpRequest put = request("PUT", url);
+    body->attachTo(put);
     HttpResponse answer = performWithRetries(put, config_.retry, &tries);
     result.requests += tries;
     if (answer.status < 200 || answer.status >= 300) {
@@ -82,7 +64,7 @@ private:
       }
     }
     result.outcome = UploadOutcome::Uploaded;
-    result.bytes_sent = put.body_file ? put.body_file_size : put.body.size();
+    result.bytes_sent = body->size();
     return result;
   }
 };

@@ -87,40 +87,25 @@ private:
       return result;
     }
     std::string url = location_.objectUrl(file.relative_path);
-    std::string text;
-    FileBody stored;
-    HttpRequest put;
-    if (file.kind == StoredKind::Symbols) {
-      auto body = readBody(file, config_.gzip);
-      if (!body) {
-        result.error = llvm::toString(body.takeError());
-        return result;
-      }
-      text = std::move(*body);
-      put = request("PUT", url, text);
-      put.headers.push_back("Content-Type: text/plain");
-      if (config_.gzip)
-        put.headers.push_back("Content-Encoding: gzip");
-    } else {
-      auto body = openFileBody(file);
-      if (!body) {
-        result.error = llvm::toString(body.takeError());
-        return result;
-      }
-      stored = std::move(*body);
-      auto hash = fileSha256Hex(stored);
+    auto body = makePutBody(file, config_.gzip);
+    if (!body) {
+      result.error = llvm::toString(body.takeError());
+      return result;
+    }
+    // The signature covers the body's SHA-256: of the text, or of a
+    // streamed file in a first pass over it.
+    HttpRequest put = request("PUT", url, body->text);
+    if (body->streamed()) {
+      auto hash = fileSha256Hex(body->stored);
       if (!hash) {
         result.error = file.path + ": " + llvm::toString(hash.takeError());
         return result;
       }
-      put = request("PUT", url, "");
       for (std::string& header : put.headers)
         if (llvm::StringRef(header).starts_with("x-amz-content-sha256:"))
           header = "x-amz-content-sha256: " + *hash;
-      put.body_file = stored.file.get();
-      put.body_file_size = stored.size;
-      put.headers.push_back(std::string("Content-Type: ") + storedContentType(file));
     }
+    body->attachTo(put);
     unsigned tries = 0;
     HttpResponse answer = performWithRetries(put, config_.retry, &tries);
     result.requests += tries;
@@ -138,7 +123,7 @@ private:
       }
     }
     result.outcome = UploadOutcome::Uploaded;
-    result.bytes_sent = put.body_file ? put.body_file_size : put.body.size();
+    result.bytes_sent = body->size();
     return result;
   }
 

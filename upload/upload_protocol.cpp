@@ -1,5 +1,6 @@
 #include "upload/upload_protocol.h"
 
+#include "symbol_protocols/store_put.h"
 #include "upload/gzip_body.h"
 #include "upload/protocols.h"
 
@@ -71,6 +72,36 @@ llvm::Expected<FileBody> openFileBody(const StoredSymbolFile& file) {
 
 const char* storedContentType(const StoredSymbolFile& file) {
   return file.kind == StoredKind::KeptBinary ? "application/octet-stream" : "text/plain";
+}
+
+llvm::Expected<PutBody> makePutBody(const StoredSymbolFile& file, bool gzip) {
+  PutBody body;
+  if (file.kind != StoredKind::Symbols) {
+    auto stored = openFileBody(file);
+    if (!stored)
+      return stored.takeError();
+    body.stored = std::move(*stored);
+    body.headers.push_back(std::string("Content-Type: ") + storedContentType(file));
+    return body;
+  }
+  auto text = readBody(file, gzip);
+  if (!text)
+    return text.takeError();
+  body.text = std::move(*text);
+  body.headers.push_back(std::string("Content-Type: ") + store_put::kContentType);
+  if (gzip)
+    body.headers.push_back(std::string("Content-Encoding: ") + store_put::kGzipEncoding);
+  return body;
+}
+
+void PutBody::attachTo(HttpRequest& request) const {
+  if (streamed()) {
+    request.body_file = stored.file.get();
+    request.body_file_size = stored.size;
+  } else {
+    request.body = text;
+  }
+  request.headers.insert(request.headers.end(), headers.begin(), headers.end());
 }
 
 llvm::Expected<std::unique_ptr<UploadProtocol>> makeUploadProtocol(const UploadConfig& config) {

@@ -102,4 +102,20 @@ llvm::Expected<FileBody> openFileBody(const StoredSymbolFile& file);
 // bytes for kept binaries.
 const char* storedContentType(const StoredSymbolFile& file);
 
+// What a PUT of a stored file sends (put, s3): a .sym as readBody gives it,
+// with its Content-Type and, for --gzip, Content-Encoding; any other file
+// streamed from disk with its Content-Type.
+struct PutBody {
+  std::string text; // a .sym's bytes, or
+  FileBody stored;  // a kept file or .build-id entry, read as it goes
+  std::vector<std::string> headers;
+
+  bool streamed() const { return stored.file != nullptr; }
+  uint64_t size() const { return streamed() ? stored.size : text.size(); }
+  // Points `request` at the body (borrowed: this must outlive it) and adds
+  // the headers.
+  void attachTo(HttpRequest& request) const;
+};
+llvm::Expected<PutBody> makePutBody(const StoredSymbolFile& file, bool gzip);
+
 } // namespace dumpsyms
