@@ -110,8 +110,8 @@ llvm::Error AtomicFile::commit() {
   return llvm::Error::success();
 }
 
-llvm::Error writeFileAtomically(const std::string& path,
-                                const std::function<void(std::ostream&)>& write) {
+llvm::Expected<AtomicFile> writeTemporary(const std::string& path,
+                                          const std::function<void(std::ostream&)>& write) {
   auto file = AtomicFile::create(path);
   if (!file)
     return file.takeError();
@@ -131,6 +131,14 @@ llvm::Error writeFileAtomically(const std::string& path,
   }
   if (!ok)
     return fileError(path, std::string("cannot write the output file: ") + std::strerror(errno));
+  return std::move(*file);
+}
+
+llvm::Error writeFileAtomically(const std::string& path,
+                                const std::function<void(std::ostream&)>& write) {
+  auto file = writeTemporary(path, write);
+  if (!file)
+    return file.takeError();
   return file->commit();
 }
 

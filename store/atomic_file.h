@@ -34,6 +34,12 @@ private:
   int fd_ = -1;
 };
 
+// writeFileAtomically's temporary, written but not committed: for a writer
+// that decides after writing (symstore add leaves a file that already has
+// the same bytes alone). Dropped uncommitted, the temporary is removed.
+llvm::Expected<AtomicFile> writeTemporary(const std::string& path,
+                                          const std::function<void(std::ostream&)>& write);
+
 // Whether `file_name` is a temporary writeFileAtomically makes.
 bool isAtomicTemporary(const std::string& file_name);
 

@@ -10,7 +10,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ext/stdio_filebuf.h>
 #include <fcntl.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -25,25 +24,9 @@ namespace {
 // it has rewrites no .sym. Returns whether the file was written.
 llvm::Expected<bool> writeUnlessSame(const std::string& path,
                                      const std::function<void(std::ostream&)>& write) {
-  auto file = AtomicFile::create(path);
+  auto file = writeTemporary(path, write);
   if (!file)
     return file.takeError();
-  bool ok;
-  {
-    int copy = dup(file->fd());
-    if (copy < 0)
-      return llvm::createStringError(path +
-                                     ": cannot write the output file: " + std::strerror(errno));
-    __gnu_cxx::stdio_filebuf<char> buffer(copy, std::ios::out, 1 << 16);
-    std::ostream stream(&buffer);
-    write(stream);
-    stream.flush();
-    ok = stream.good();
-    ok = buffer.close() != nullptr && ok;
-  }
-  if (!ok)
-    return llvm::createStringError(path +
-                                   ": cannot write the output file: " + std::strerror(errno));
   int existing = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (existing >= 0) {
     bool same = sameFileBytes(file->fd(), existing);
