@@ -127,37 +127,27 @@ public:
     std::string prefix =
         relative_dir.empty() ? location_.keyPrefix() : location_.key(relative_dir) + "/";
     std::vector<std::string> names;
-    std::string token;
-    for (int page = 0; page < limits::kMaxListingPages; ++page) {
-      HttpResponse answer = send(request("GET", location_.listUrl(prefix, "/", token)));
-      std::string listing = "listing " + describe() + "/" + relative_dir;
-      if (answer.status != 200)
-        return llvm::createStringError(s3Failure(listing, answer));
-      if (answer.body_over_limit)
-        return llvm::createStringError(
-            listing + ": " +
-            limits::overLimit("a page of the listing", limits::kMaxAnswerBody, "bytes"));
-      S3DirectoryPage parsed = parseDirectoryListingPage(answer.body);
-      auto add = [&](llvm::StringRef full) {
-        if (!full.consume_front(prefix))
-          return;
-        full.consume_back("/");
-        // A name one level down; "a//b" keys, the prefix itself and hidden
-        // names (the server's own files) are not, as in a directory store.
-        if (!full.empty() && !full.contains('/') && !full.starts_with("."))
-          names.push_back(full.str());
-      };
-      for (const std::string& key : parsed.keys)
-        add(key);
-      for (const std::string& common : parsed.common_prefixes)
-        add(common);
-      if (!parsed.continuation)
-        break;
-      if (*parsed.continuation == token)
-        return llvm::createStringError(listing +
-                                       ": the server gave the same continuation token twice");
-      token = std::move(*parsed.continuation);
-    }
+    auto add = [&](llvm::StringRef full) {
+      if (!full.consume_front(prefix))
+        return;
+      full.consume_back("/");
+      // A name one level down; "a//b" keys, the prefix itself and hidden
+      // names (the server's own files) are not, as in a directory store.
+      if (!full.empty() && !full.contains('/') && !full.starts_with("."))
+        names.push_back(full.str());
+    };
+    if (llvm::Error error = location_.walkListing(
+            "listing " + describe() + "/" + relative_dir, prefix, "/",
+            [&](const std::string& url) { return send(request("GET", url)); },
+            [&](llvm::StringRef body) {
+              S3DirectoryPage parsed = parseDirectoryListingPage(body);
+              for (const std::string& key : parsed.keys)
+                add(key);
+              for (const std::string& common : parsed.common_prefixes)
+                add(common);
+              return parsed.continuation;
+            }))
+      return error;
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;

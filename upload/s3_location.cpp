@@ -1,5 +1,8 @@
 #include "upload/s3_location.h"
 
+#include "limits/input_limits.h"
+#include "upload/server_answers.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Base64.h>
 #include <llvm/Support/MD5.h>
@@ -95,6 +98,30 @@ std::string md5Base64(llvm::StringRef data) {
   md5.update(data);
   llvm::MD5::MD5Result digest = md5.final();
   return llvm::encodeBase64(llvm::ArrayRef<uint8_t>(digest.data(), digest.size()));
+}
+
+llvm::Error S3Location::walkListing(
+    const std::string& what, const std::string& key_prefix, const std::string& delimiter,
+    const std::function<HttpResponse(const std::string& url)>& get,
+    const std::function<std::optional<std::string>(llvm::StringRef body)>& page) const {
+  std::string token;
+  for (int pages = 0; pages < limits::kMaxListingPages; ++pages) {
+    HttpResponse answer = get(listUrl(key_prefix, delimiter, token));
+    if (answer.status != 200)
+      return llvm::createStringError(s3Failure(what, answer));
+    if (answer.body_over_limit)
+      return llvm::createStringError(
+          what + ": " +
+          limits::overLimit("a page of the listing", limits::kMaxAnswerBody, "bytes"));
+    std::optional<std::string> continuation = page(answer.body);
+    if (!continuation)
+      return llvm::Error::success();
+    if (*continuation == token)
+      return llvm::createStringError(what + ": the server gave the same continuation token twice");
+    token = std::move(*continuation);
+  }
+  return llvm::createStringError(
+      what + ": " + limits::overLimit("the listing", limits::kMaxListingPages, "pages"));
 }
 
 } // namespace dumpsyms

@@ -7,8 +7,10 @@
 
 #include "upload/http_client.h"
 
+#include <functional>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
+#include <optional>
 #include <string>
 
 namespace dumpsyms {
@@ -41,6 +43,17 @@ public:
   // server's page size).
   std::string listUrl(const std::string& key_prefix, const std::string& delimiter,
                       const std::string& continuation, unsigned max_keys = 0) const;
+
+  // Walks the ListObjectsV2 listing of `key_prefix` (grouped at
+  // `delimiter` when not empty) page by page: `get` performs a signed GET
+  // of a page's URL, `page` reads its body and returns the continuation
+  // token, none after the last page. An error names `what` for a refused
+  // or oversized page, a token given twice, or a listing longer than
+  // limits::kMaxListingPages pages: never a listing silently cut short.
+  llvm::Error
+  walkListing(const std::string& what, const std::string& key_prefix, const std::string& delimiter,
+              const std::function<HttpResponse(const std::string& url)>& get,
+              const std::function<std::optional<std::string>(llvm::StringRef body)>& page) const;
 
   // A signed request; `body` is borrowed and its SHA-256 signed with it (S3
   // requires the x-amz-content-sha256 header).

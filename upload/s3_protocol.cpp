@@ -2,7 +2,6 @@
 // signed with AWS Signature V4 by libcurl. What the bucket holds is listed
 // once (ListObjectsV2) instead of a HEAD per file: one request for many
 // files, and an answer with a body that says why when access is refused.
-#include "limits/input_limits.h"
 #include "upload/protocols.h"
 #include "upload/s3_location.h"
 
@@ -45,30 +44,18 @@ public:
     std::set<std::string> wanted;
     for (const StoredSymbolFile* file : files)
       wanted.insert(location_.key(file->relative_path));
-    std::string listing = "listing s3://" + location_.bucket() + "/" + location_.prefix();
-    std::string token;
-    for (int page = 0; page < limits::kMaxListingPages; ++page) {
-      std::string url = location_.listUrl(location_.keyPrefix(), "", token);
-      HttpResponse answer = performWithRetries(request("GET", url, ""), config_.retry);
-      if (answer.status != 200)
-        return llvm::createStringError(s3Failure(listing, answer));
-      if (answer.body_over_limit)
-        return llvm::createStringError(
-            listing + ": " +
-            limits::overLimit("a page of the listing", limits::kMaxAnswerBody, "bytes"));
-      S3ListingPage parsed = parseListingPage(answer.body);
-      for (std::string& key : parsed.keys)
-        if (wanted.count(key))
-          present_.insert(std::move(key));
-      if (!parsed.continuation)
-        return llvm::Error::success();
-      if (*parsed.continuation == token)
-        return llvm::createStringError(listing +
-                                       ": the server gave the same continuation token twice");
-      token = std::move(*parsed.continuation);
-    }
-    return llvm::createStringError(
-        listing + ": " + limits::overLimit("the listing", limits::kMaxListingPages, "pages"));
+    return location_.walkListing(
+        "listing s3://" + location_.bucket() + "/" + location_.prefix(), location_.keyPrefix(), "",
+        [&](const std::string& url) {
+          return performWithRetries(request("GET", url, ""), config_.retry);
+        },
+        [&](llvm::StringRef body) {
+          S3ListingPage parsed = parseListingPage(body);
+          for (std::string& key : parsed.keys)
+            if (wanted.count(key))
+              present_.insert(std::move(key));
+          return parsed.continuation;
+        });
   }
 
   std::string serverName() const override { return "s3-" + location_.bucket(); }
