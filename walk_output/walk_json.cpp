@@ -5,6 +5,7 @@
 #include "walk_output/crash_reason.h"
 #include "walk_output/json_values.h"
 #include "walk_output/system_text.h"
+#include "walk_output/walk_json_words.h"
 #include "walk_output/walk_printers.h"
 
 #include <cstring>
@@ -25,7 +26,7 @@ Object frameJson(const ResolvedStackFrame& frame) {
       {"address", hexAddress(frame.address)},
       {"module", orNull(frame.module_name)},
       {"offset", frame.offset ? Value(hexAddress(*frame.offset)) : Value(nullptr)},
-      {"trust", trustName(frame.inlined ? FrameTrust::Inline : frame.trust)},
+      {"trust", frameTrustName(frame)},
       {"function", orNull(frame.function)},
       {"file", orNull(frame.file)},
       {"line", frame.line ? Value(int64_t(frame.line)) : Value(nullptr)},
@@ -103,7 +104,13 @@ Value linuxJson(const ProcessSnapshot& snapshot) {
   return out;
 }
 
-const char* statusName(const ModuleSymbolStatus& status) {
+} // namespace
+
+const char* frameTrustName(const ResolvedStackFrame& frame) {
+  return trustName(frame.inlined ? FrameTrust::Inline : frame.trust);
+}
+
+const char* symbolStatusName(const ModuleSymbolStatus& status) {
   if (!status.looked_up)
     return "not needed";
   if (status.status == SymbolStatus::Loaded)
@@ -111,7 +118,16 @@ const char* statusName(const ModuleSymbolStatus& status) {
   return status.status == SymbolStatus::Corrupt ? "corrupt" : "missing";
 }
 
-} // namespace
+std::string threadSignalName(const ProcessWalk& walk, const WalkedThread& thread) {
+  const ProcessSnapshot& snapshot = *walk.snapshot;
+  if (!thread.crashed)
+    return "";
+  if (snapshot.format == "core")
+    return signalName(thread.signal);
+  bool linux_like =
+      snapshot.system.os == SnapshotOs::Linux || snapshot.system.os == SnapshotOs::Android;
+  return snapshot.crash && linux_like ? signalName(int(snapshot.crash->code)) : "";
+}
 
 void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
   const ProcessSnapshot& snapshot = *walk.snapshot;
@@ -121,13 +137,7 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
     Array frames;
     for (const ResolvedStackFrame& frame : thread->frames)
       frames.push_back(frameJson(frame));
-    std::string signal;
-    if (thread->crashed)
-      signal = snapshot.format == "core" ? signalName(thread->signal)
-               : snapshot.crash && (snapshot.system.os == SnapshotOs::Linux ||
-                                    snapshot.system.os == SnapshotOs::Android)
-                   ? signalName(int(snapshot.crash->code))
-                   : "";
+    std::string signal = threadSignalName(walk, *thread);
     threads.push_back(Object{{"tid", int64_t(thread->tid)},
                              {"name", orNull(thread->name)},
                              {"crashed", thread->crashed},
@@ -148,7 +158,7 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
                   {"code_id", orNull(module.code_id)},
                   {"build_id", orNull(module.build_id)},
                   {"version", orNull(module.version)},
-                  {"symbols", statusName(status)}};
+                  {"symbols", symbolStatusName(status)}};
     if (status.looked_up && status.status != SymbolStatus::Loaded)
       object["missing_symbols"] = status.problem;
     if (!status.path.empty())
