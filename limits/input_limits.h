@@ -165,6 +165,12 @@ constexpr unsigned kMaxAnswerSeconds = 300;
 // larger Content-Length with 413 before reading, and a chunked body at
 // this many bytes. `symstore serve --max-upload` lowers or raises it.
 constexpr uint64_t kMaxUploadBody = uint64_t(4) << 30;
+// The pages' uploads, which are parsed in memory rather than stored: a
+// .sym checked on /ui/check (its model takes about five times its size;
+// Debian's largest, ceph-osd's, is 171 MB) and a dump walked on /ui/walk
+// (a core of a large process). Neither is ever larger than --max-upload.
+constexpr uint64_t kMaxCheckedSymbolFile = uint64_t(512) << 20;
+constexpr uint64_t kMaxWalkedDump = uint64_t(2) << 30;
 // A Tecken zip's entries: a whole release (Firefox's, with its system
 // libraries) is a few thousand files.
 constexpr uint64_t kMaxUploadZipEntries = 65536;

@@ -1,5 +1,6 @@
 #include "serve/serve_command.h"
 
+#include "browse/browse_service.h"
 #include "downloads/download_service.h"
 #include "http_server/http_server.h"
 #include "http_server/listen_address.h"
@@ -11,12 +12,15 @@
 #include "serve/tokens.h"
 #include "store/user_cache_dir.h"
 #include "store_backend/store_backend.h"
+#include "store_catalog/store_catalog.h"
 
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <thread>
 
@@ -117,8 +121,25 @@ int runServe(const ServeOptions& options) {
   UploadService uploads(**backend, upload_settings, counters);
   DownloadService downloads(**backend, settings.cache_dir + "/variants");
   ServerMetrics metrics(counters);
+
+  StoreCatalog catalog(**backend);
+  BrowseSettings pages_settings;
+  pages_settings.store_name = (*backend)->describe();
+  if (options.store.rfind("s3://", 0) != 0) {
+    llvm::SmallString<256> real;
+    pages_settings.store_directory =
+        llvm::sys::fs::real_path(options.store, real) ? options.store : std::string(real);
+  }
+  pages_settings.cache_dir = settings.cache_dir;
+  pages_settings.max_sym_bytes = std::min(max_upload, limits::kMaxCheckedSymbolFile);
+  pages_settings.max_dump_bytes = std::min(max_upload, limits::kMaxWalkedDump);
+  if (tokens.size() > 0)
+    pages_settings.upload_token_allowed = [&tokens](const std::string& token) {
+      return (tokens.permissions(token) & kPermissionUpload) != 0;
+    };
+  BrowseService pages(**backend, catalog, std::move(pages_settings));
   SymbolService service(tokens, SymbolServiceSettings{options.private_downloads}, downloads,
-                        uploads, metrics);
+                        uploads, pages, metrics, [&catalog]() { catalog.invalidate(); });
 
   HttpServerOptions server_options;
   server_options.host = listen->host;

@@ -16,9 +16,10 @@ ServerResponse routed(ServerResponse response, std::string route) {
 
 SymbolService::SymbolService(const TokenSet& tokens, SymbolServiceSettings settings,
                              DownloadService& downloads, UploadService& uploads,
-                             ServerMetrics& metrics)
+                             BrowseService& pages, ServerMetrics& metrics,
+                             std::function<void()> published)
     : tokens_(tokens), settings_(settings), downloads_(downloads), uploads_(uploads),
-      metrics_(metrics) {}
+      pages_(pages), metrics_(metrics), published_(std::move(published)) {}
 
 std::optional<ServerResponse> SymbolService::authorize(const ServerRequest& request,
                                                        unsigned permission, const char* what,
@@ -44,6 +45,14 @@ std::optional<ServerResponse> SymbolService::authorize(const ServerRequest& requ
 std::optional<ServerResponse> SymbolService::admit(const ServerRequest& request) {
   if (isRead(request.method) && (request.path == "/healthz" || request.path == "/metrics"))
     return std::nullopt;
+  if (isPageUpload(request.method, request.path)) {
+    // A person's browser sends the token in the form, which only the body
+    // holds: the page judges that one. A header's token is judged here.
+    std::optional<std::string> token = requestToken(request);
+    if (tokens_.size() == 0 || !token || token->empty())
+      return std::nullopt;
+    return authorize(request, kPermissionUpload, "upload", "pages");
+  }
   if (auto upload = matchUploadRoute(request.method, request.path))
     return authorize(request, kPermissionUpload, "upload", uploadRouteName(*upload));
   if (isRead(request.method)) {
@@ -68,10 +77,19 @@ ServerResponse SymbolService::handle(ServerRequest& request) {
     response.headers.push_back({"Cache-Control", "no-store"});
     return routed(std::move(response), "metrics");
   }
+  if (isPageRequest(request.method, request.path)) {
+    // admit() refused a header token that may not upload; one that is
+    // here may, or there are no tokens at all.
+    std::optional<std::string> token = requestToken(request);
+    bool token_accepted = tokens_.size() == 0 || (token && !token->empty());
+    return pages_.handle(request, token_accepted);
+  }
   if (auto upload = matchUploadRoute(request.method, request.path)) {
     ServerResponse response = uploads_.handle(*upload, request);
     if (response.route.empty())
       response.route = uploadRouteName(*upload);
+    if (published_ && response.status >= 200 && response.status < 300)
+      published_();
     return response;
   }
   if (isRead(request.method)) {

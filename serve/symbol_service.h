@@ -2,6 +2,11 @@
 // its token may take it, and who answers it.
 //   GET|HEAD /healthz                      "ok"
 //   GET|HEAD /metrics                      ServerMetrics
+//   a page (isPageRequest)                 (--private: token with `download`)
+//                                          -> BrowseService; a page's upload
+//                                          (POST /ui/check, /ui/walk) takes
+//                                          the `upload` token from a header
+//                                          or from the form's token field
 //   an upload route (matchUploadRoute)     token with `upload` -> UploadService
 //   any other GET|HEAD                     (--private: token with `download`)
 //                                          -> DownloadService
@@ -11,12 +16,14 @@
 // missing file is the download service's 404).
 #pragma once
 
+#include "browse/browse_service.h"
 #include "downloads/download_service.h"
 #include "http_server/http_server.h"
 #include "ingest/upload_service.h"
 #include "serve/metrics.h"
 #include "serve/tokens.h"
 
+#include <functional>
 #include <optional>
 
 namespace dumpsyms {
@@ -27,8 +34,11 @@ struct SymbolServiceSettings {
 
 class SymbolService {
 public:
+  // `published`: called after an upload was answered with success (the
+  // pages' catalog reads the store again).
   SymbolService(const TokenSet& tokens, SymbolServiceSettings settings, DownloadService& downloads,
-                UploadService& uploads, ServerMetrics& metrics);
+                UploadService& uploads, BrowseService& pages, ServerMetrics& metrics,
+                std::function<void()> published = nullptr);
 
   // From the headers alone: a refusal, sent without reading the body.
   std::optional<ServerResponse> admit(const ServerRequest& request);
@@ -43,7 +53,9 @@ private:
   SymbolServiceSettings settings_;
   DownloadService& downloads_;
   UploadService& uploads_;
+  BrowseService& pages_;
   ServerMetrics& metrics_;
+  std::function<void()> published_;
 };
 
 } // namespace dumpsyms

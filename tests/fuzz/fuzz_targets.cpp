@@ -22,6 +22,7 @@ Target targetNamed(const std::string& name) {
       {"upload_zip", uploadZip},
       {"upload_checks", uploadChecks},
       {"download_requests", downloadRequests},
+      {"store_pages", storePages},
       {"http_answers", httpAnswers},
       {"minidump", minidump},
       {"microdump", microdump},

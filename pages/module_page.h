@@ -1,0 +1,57 @@
+// The module page (/ui/module/<debug_file>/<DEBUG_ID>) and its sections,
+// which the check page reuses for an uploaded file: the MODULE and INFO
+// lines, the record counts, the coverage picture (the module's range drawn
+// as a bar coloured by what covers each byte, STACK CFI beside it, the
+// largest functions without CFI or lines), the address lookup form and its
+// answer, the store file's upload time, versions and downloads.
+#pragma once
+
+#include "lookup/address_lookup.h"
+#include "store_catalog/store_catalog.h"
+#include "symtool/symbol_coverage.h"
+#include "symtool/symbol_stats.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dumpsyms {
+
+// What the sections print of one symbol file: the values a parse gives,
+// small enough to keep for a file once it is computed.
+struct ModuleSummary {
+  std::string os, cpu, debug_id, name, code_id, code_file;
+  std::vector<std::string> info; // the other INFO lines, without "INFO "
+  SymbolStats stats;
+  SymbolCoverage coverage;
+  size_t parse_problems = 0; // lines the parser could not read
+};
+
+// An address looked up: the answer, or why there is none.
+struct LookupAnswer {
+  std::string asked; // as typed
+  std::optional<uint64_t> address;
+  AddressInfo info;
+  std::string error; // "" when address is set
+};
+
+std::string renderModuleHeading(const ModuleSummary& summary);
+std::string renderRecordCounts(const SymbolStats& stats);
+std::string renderCoverage(const ModuleSummary& summary);
+// A GET form to `action` with the address field (and `hidden` fields none).
+std::string renderLookupForm(std::string_view action, std::string_view value);
+std::string renderLookupAnswer(const LookupAnswer& answer);
+
+struct ModulePageInput {
+  const ModuleSummary* summary = nullptr;
+  const CatalogEntry* entry = nullptr;       // the stored file
+  std::vector<const CatalogEntry*> versions; // every version of the name, newest first
+  std::optional<LookupAnswer> lookup;
+};
+
+// The body of the module page.
+std::string renderModulePage(const ModulePageInput& input);
+
+} // namespace dumpsyms
