@@ -18,6 +18,7 @@
 #include "symtool/symbol_diff.h"
 #include "symtool/symbol_server_flags.h"
 #include "symtool/symbol_stats.h"
+#include "symtool/symbol_validate.h"
 #include "walk_output/walk_printers.h"
 
 #include <CLI/CLI.hpp>
@@ -33,8 +34,9 @@ namespace {
 
 using namespace dumpsyms;
 
-// Prints each problem as PATH:LINE: message; returns how many there were,
-// or -1 when the file cannot be read.
+// Prints each problem as PATH:LINE: message (PATH: message when it is about
+// the whole file); returns how many there were, or -1 when the file cannot
+// be read.
 long validateFile(const std::string& path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
@@ -43,20 +45,14 @@ long validateFile(const std::string& path) {
                  buffer.getError().message().c_str());
     return -1;
   }
-  llvm::StringRef text = (*buffer)->getBuffer();
-  ParsedSymbolFile parsed = readSymbolFile(text);
-  long problems = static_cast<long>(parsed.problems.size());
-  for (const SymbolFileProblem& problem : parsed.problems)
-    std::printf("%s:%zu: %s\n", path.c_str(), problem.line, problem.message.c_str());
-  if (!text.starts_with("MODULE ")) {
-    std::printf("%s:1: the file does not start with a MODULE record\n", path.c_str());
-    ++problems;
+  std::vector<ValidationProblem> problems = validateSymbolText((*buffer)->getBuffer());
+  for (const ValidationProblem& problem : problems) {
+    if (problem.line == 0)
+      std::printf("%s: %s\n", path.c_str(), problem.message.c_str());
+    else
+      std::printf("%s:%zu: %s\n", path.c_str(), problem.line, problem.message.c_str());
   }
-  if (text.contains(llvm::StringRef("\0", 1))) {
-    std::printf("%s: the file holds NUL bytes (the processor marks it corrupt)\n", path.c_str());
-    ++problems;
-  }
-  return problems;
+  return static_cast<long>(problems.size());
 }
 
 std::optional<uint64_t> parseAddress(llvm::StringRef text) {
@@ -171,6 +167,9 @@ int main(int argc, char** argv) {
   CLI::App* stats = app.add_subcommand(
       "stats", "records by kind, how much of the code is covered, the largest functions");
   stats->add_option("SYM", stats_file, "a symbol file")->required();
+  stats->add_flag("--json", json,
+                  "one JSON object: records (by kind), bytes (code, function, line, cfi), "
+                  "largest ([{name, size}])");
 
   std::string old_file, new_file;
   CLI::App* diff = app.add_subcommand(
@@ -389,7 +388,7 @@ int main(int argc, char** argv) {
     auto module = load(stats_file);
     if (!module)
       return kExitError;
-    printStats(stats_file, computeStats(*module));
+    printStats(stats_file, computeStats(*module), json);
     return 0;
   }
   if (*diff) {

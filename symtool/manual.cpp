@@ -34,6 +34,8 @@ const ToolManual& symtoolManual() {
         "--explain crash.dmp",
         "the same walk, saying on stderr where each module's symbols were looked for"},
        {"symtool validate symbols/app/*/app.sym", "every problem with its line number"},
+       {"symtool stats --json app.sym",
+        "records by kind, bytes covered and the largest functions, as one JSON object"},
        {"symtool index /srv/symbols", "each file's lookup index written beside it"}},
       {"dump_syms", "symstore", "minidump_stackwalk"}};
   return manual;

@@ -114,7 +114,27 @@ void printSymbolized(llvm::StringRef line, const std::optional<ResolvedFrame>& f
                 f.line, f.inlined ? " (inlined)" : "");
 }
 
-void printStats(const std::string& path, const SymbolStats& s) {
+void printStats(const std::string& path, const SymbolStats& s, bool json) {
+  if (json) {
+    llvm::json::Array largest;
+    for (const auto& [name, size] : s.largest)
+      largest.push_back(llvm::json::Object{{"name", name}, {"size", size}});
+    printJson(llvm::json::Object{{"records", llvm::json::Object{{"FILE", s.files},
+                                                                {"INLINE_ORIGIN", s.inline_origins},
+                                                                {"FUNC", s.functions},
+                                                                {"line", s.lines},
+                                                                {"INLINE", s.inlines},
+                                                                {"PUBLIC", s.publics},
+                                                                {"STACK CFI INIT", s.cfi_frames},
+                                                                {"STACK CFI", s.cfi_changes},
+                                                                {"STACK WIN", s.stack_win}}},
+                                 {"bytes", llvm::json::Object{{"code", s.code_bytes},
+                                                              {"function", s.function_bytes},
+                                                              {"line", s.line_bytes},
+                                                              {"cfi", s.cfi_bytes}}},
+                                 {"largest", std::move(largest)}});
+    return;
+  }
   std::printf("%s\n", path.c_str());
   std::printf("  records: %llu FILE, %llu INLINE_ORIGIN, %llu FUNC, %llu line, %llu INLINE, "
               "%llu PUBLIC, %llu STACK CFI INIT, %llu STACK CFI, %llu STACK WIN\n",

@@ -24,7 +24,9 @@ void printSymbolized(llvm::StringRef line, const std::optional<ResolvedFrame>& f
 // symbolize -v, on stderr: a module's logged and recorded PT_DYNAMIC
 // offsets and the shift applied to its offsets.
 void printPrelinkCorrection(const PrelinkCorrection& correction);
-void printStats(const std::string& path, const SymbolStats& stats);
+// Text for people (headed by `path`), or with `json` one object: "records"
+// by record kind, "bytes" {code, function, line, cfi}, "largest" [{name, size}].
+void printStats(const std::string& path, const SymbolStats& stats, bool json);
 void printDiff(const SymbolDiff& diff);
 
 } // namespace dumpsyms

@@ -4,8 +4,9 @@ wrote and writing it again gives the same bytes, for every corpus binary
 and fixture; `symtool validate` finds nothing in those files, finds each
 planted problem at its line, finds Breakpad's own INLINE quirk in its
 reference files, and survives random bytes; `symtool stats` counts what an
-independent parser counts; `symtool diff` finds added, removed, moved and
-changed functions."""
+independent parser counts, and its --json says the same numbers; `symtool
+diff` finds added, removed, moved and changed functions."""
+import json
 import os
 import random
 import subprocess
@@ -123,6 +124,31 @@ def main():
         biggest = max(parsed.funcs, key=lambda f: f.size)
         if f"{biggest.size}  {biggest.name}" not in stats.stdout:
             report.fail(f"stats: the largest function {biggest.name} ({biggest.size}) is not listed")
+        # stats --json: the same numbers as the text.
+        as_json = run(args.symtool, "stats", "--json", sample)
+        try:
+            numbers = json.loads(as_json.stdout)
+        except ValueError:
+            numbers = None
+        if as_json.returncode != 0 or not isinstance(numbers, dict):
+            report.fail(f"stats --json: exit {as_json.returncode}, {as_json.stdout.strip()[:400]!r}")
+        else:
+            records = numbers.get("records", {})
+            text_records = ", ".join(f"{records.get(k)} {k}" for k in (
+                "FILE", "INLINE_ORIGIN", "FUNC", "line", "INLINE", "PUBLIC", "STACK CFI INIT", "STACK CFI",
+                "STACK WIN"))
+            nbytes = numbers.get("bytes", {})
+            code = nbytes.get("code")
+            shares = ", ".join(f"in {what}: {100.0 * nbytes.get(k, 0) / code if code else 0.0:.2f}%" for what, k in (
+                ("a FUNC", "function"), ("a line record", "line"), ("STACK CFI", "cfi")))
+            largest = "".join(f"    {f['size']:10d}  {f['name']}\n" for f in numbers.get("largest", []))
+            if f"records: {text_records}\n" not in stats.stdout \
+                    or f"code known to the file: {code} bytes" not in stats.stdout \
+                    or f"  {shares}\n" not in stats.stdout \
+                    or not largest or not stats.stdout.endswith(largest):
+                report.fail(f"stats --json differs from the text: {as_json.stdout.strip()[:400]!r}")
+            elif records.get("FUNC") != len(parsed.funcs):
+                report.fail(f"stats --json: {records.get('FUNC')} FUNC, want {len(parsed.funcs)}")
 
         # diff: nothing against itself; each kind of change found.
         if run(args.symtool, "diff", good, good).returncode != 0:
