@@ -69,6 +69,12 @@ ul.legend{list-style:none;padding:0;margin:.4rem 0;display:flex;flex-wrap:wrap;g
 tr.inlined td{color:var(--muted)}
 tr.frame.trust-scan td,tr.frame.trust-scan-frame td{color:#8a5a00}
 section.thread{margin-top:1.2rem}
+dl.crash{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1.2rem;margin:.5rem 0}
+dl.crash dt{color:var(--muted)}
+dl.crash dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;overflow-wrap:anywhere}
+ul.explain{margin:.2rem 0;padding-left:1.2rem;font-size:.85em;font-family:ui-monospace,"DejaVu Sans Mono",monospace;overflow-wrap:anywhere}
+tr.explain td{border-bottom:1px solid var(--line);background:#fcfcfd}
+.thread-end{color:var(--muted);font-size:.9em}
 ol.problems li{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overflow-wrap:anywhere}
 footer{max-width:1180px;margin:2rem auto 1rem;padding:0 1rem;color:var(--muted);font-size:.85em}
 @media (max-width:600px){main{padding:.6rem}h1{font-size:1.2rem}header.site nav{margin-left:0}th,td{padding:.25rem .35rem}}
