@@ -45,6 +45,9 @@ PACKAGES=(
   # PDBs from Windows symbol servers: .pd_/.dl_ CAB files (gcab makes the
   # tests' own)
   libmspack-dev gcab
+  # the store's web pages: a headless browser renders them (fonts for its
+  # screenshots; puppeteer-core below drives it, never downloads one)
+  chromium fonts-dejavu-core
   # Windows built by MinGW-w64 (PE with DWARF): GCC's cross compilers, Rust's
   # *-pc-windows-gnu standard library; and each language's names (rustc, gdc,
   # gfortran, golang-go build the fixtures whose functions the tests name)
@@ -57,7 +60,7 @@ PACKAGES=(
 )
 
 # Test tools from npm, installed into the build tree.
-NPM_PACKAGES=(@sentry/cli-linux-x64 s3rver)
+NPM_PACKAGES=(@sentry/cli-linux-x64 s3rver puppeteer-core)
 
 # (in the normal tree; the sanitizer tree uses the same: NPM_TOOLS_DIR)
 install_npm_tools() {
