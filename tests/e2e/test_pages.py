@@ -597,180 +597,206 @@ def check_walk(report, label, dom, ours, explain):
 
 # --- the run ----------------------------------------------------------------
 
-def run(args, report, tmp):
-    started = time.monotonic()
-    directory, store = build_store(args, tmp)
-    modules = store_modules(store)
-    gcore = os.path.join(directory, "gcore.lib")
-    walk.gdb_oracle(directory, gcore, os.path.join(directory, "gdb.lib.json"), "lib")
-    dump = os.path.join(tmp, "crash.dmp")
-    minidump.to_minidump(gcore, dump)
-    damaged = os.path.join(tmp, "damaged.sym")
-    with open(damaged, "w") as fh:
-        fh.write(DAMAGED_SYM)
-    report.note(f"store and crash made in {time.monotonic() - started:.1f} s")
+class Case:
+    """What the checks share: the store, its modules and the files the forms send."""
 
-    lib_id, lib_sym, lib_kept = module_of(modules, "libwalk.so")
-    main_id, main_sym, main_kept = module_of(modules, "walker")
-    evil_id, evil_sym, _ = module_of(modules, EVIL_FILE)
-    renamed = os.path.join(tmp, "libwalk-renamed.sym")
-    with open(lib_sym) as fh, open(renamed, "w") as out:
-        out.write(re.sub(r"(?m)^(FUNC (?:m )?\S+ \S+ \S+ )walk_sort$", r"\1walk_sort_renamed", fh.read()))
-    diff = sh(args.symtool, "diff", lib_sym, renamed).stdout.splitlines()
-
-    browser = Browser(args, tmp)
-    artifacts = args.artifacts
-    with ServeProcess(args.symstore, store, "--cache-dir", os.path.join(tmp, "cache")) as server:
-        base = server.url
-        inlined_at = inline_address(lib_sym)
-        if inlined_at is None:
+    def __init__(self, args, report, tmp):
+        started = time.monotonic()
+        self.tmp = tmp
+        self.directory, self.store = build_store(args, tmp)
+        self.modules = store_modules(self.store)
+        gcore = os.path.join(self.directory, "gcore.lib")
+        walk.gdb_oracle(self.directory, gcore, os.path.join(self.directory, "gdb.lib.json"), "lib")
+        self.dump = os.path.join(tmp, "crash.dmp")
+        minidump.to_minidump(gcore, self.dump)
+        self.damaged = os.path.join(tmp, "damaged.sym")
+        with open(self.damaged, "w") as fh:
+            fh.write(DAMAGED_SYM)
+        self.lib_id, self.lib_sym, self.lib_kept = module_of(self.modules, "libwalk.so")
+        self.main_id, self.main_sym, self.main_kept = module_of(self.modules, "walker")
+        self.evil_id, self.evil_sym, _ = module_of(self.modules, EVIL_FILE)
+        # The library's .sym with one function renamed: what the check page diffs.
+        self.renamed = os.path.join(tmp, "libwalk-renamed.sym")
+        with open(self.lib_sym) as fh, open(self.renamed, "w") as out:
+            out.write(re.sub(r"(?m)^(FUNC (?:m )?\S+ \S+ \S+ )walk_sort$", r"\1walk_sort_renamed",
+                             fh.read()))
+        self.diff = sh(args.symtool, "diff", self.lib_sym, self.renamed).stdout.splitlines()
+        self.inlined_at = inline_address(self.lib_sym)
+        if self.inlined_at is None:
             report.fail("libwalk.so's .sym has no INLINE record (clang -O2 inlines walk_step)")
-            inlined_at = function_address(lib_sym, "walk_descend")
-        searches = {
-            "name prefix": ("/?q=libwal", "libwalk.so", lib_id, "name"),
-            "debug id": (f"/?q={lib_id[:10].lower()}", "libwalk.so", lib_id, "debug id"),
-            "code id": (f"/?q={EVIL_CODE_ID.lower()}", EVIL_FILE, evil_id, "code id"),
-            "build id": (f"/?q={build_id(os.path.join(directory, 'walker'))[:16]}", "walker", main_id,
-                         "build id"),
+            self.inlined_at = function_address(self.lib_sym, "walk_descend")
+        self.lib_stats = stats(args.symtool, self.lib_sym)
+        self.lib_lookup = lookup(args.symtool, self.store, self.inlined_at, "libwalk.so")
+        if len(self.lib_lookup.get("frames", [])) < 2:
+            report.fail(f"symtool lookup {hex(self.inlined_at)} in libwalk.so gives no inlined "
+                        f"frame: {self.lib_lookup}")
+        self.lib_page = f"/ui/module/libwalk.so/{self.lib_id}"
+        self.evil_page = f"/ui/module/{urllib.parse.quote(EVIL_FILE)}/{self.evil_id}"
+        # label: (query, debug file, debug id, data-match)
+        self.searches = {
+            "name prefix": ("/?q=libwal", "libwalk.so", self.lib_id, "name"),
+            "debug id": (f"/?q={self.lib_id[:10].lower()}", "libwalk.so", self.lib_id, "debug id"),
+            "code id": (f"/?q={EVIL_CODE_ID.lower()}", EVIL_FILE, self.evil_id, "code id"),
+            "build id": (f"/?q={build_id(os.path.join(self.directory, 'walker'))[:16]}", "walker",
+                         self.main_id, "build id"),
         }
-        lib_page = f"/ui/module/libwalk.so/{lib_id}"
-        evil_page = f"/ui/module/{urllib.parse.quote(EVIL_FILE)}/{evil_id}"
-        gets = {
-            "home": "/",
-            **{f"search {k}": v[0] for k, v in searches.items()},
-            "search paged": "/?q=paged",
-            "search short id": "/?q=c0ffee",
-            "module libwalk.so": lib_page,
-            "module walker": f"/ui/module/walker/{main_id}",
-            "module evil": evil_page,
-            "lookup inlined": f"{lib_page}?address={hex(inlined_at)}",
-            "lookup evil": f"{evil_page}?address={hex(EVIL_FUNC_ADDRESS)}",
-            "lookup public": f"{evil_page}?address={hex(EVIL_PUBLIC_ADDRESS)}",
-            "check form": "/ui/check",
-            "walk form": "/ui/walk",
-        }
-        fetched = time.monotonic()
-        doms = browser.doms([base + path for path in gets.values()])
-        dom = {label: doms[base + path] for label, path in gets.items()}
-        report.note(f"{len(gets)} pages read by chromium in {time.monotonic() - fetched:.1f} s")
-        for label, path in gets.items():
-            status, headers, _ = server.request("GET", path)
-            check_basics(report, label, dom[label], status, headers)
-            check_no_markup_injected(report, label, dom[label])
+        report.note(f"store, crash and oracles made in {time.monotonic() - started:.1f} s")
 
-        check_summary(report, dom["home"], modules)
-        for label, (_, debug_file, debug_id, how) in searches.items():
-            check_search(report, label, dom[f"search {label}"], debug_file, debug_id, how)
-        check_paging(report, base, dom["search paged"], lambda url: browser.doms([url])[url])
-        short = dom["search short id"]
-        if result_rows(short) or short.by_id("search-note") is None:
-            report.fail(f"search short id: {len(result_rows(short))} results and "
-                        f"search-note {short.by_id('search-note')}; 6 hex digits match no id")
 
-        lib_stats = stats(args.symtool, lib_sym)
-        check_module_page(report, "module libwalk.so", dom["module libwalk.so"], lib_sym, lib_stats,
-                          server, store, lib_kept)
-        check_module_page(report, "module walker", dom["module walker"], main_sym,
-                          stats(args.symtool, main_sym), server, store, main_kept)
-        check_module_page(report, "module evil", dom["module evil"], evil_sym, stats(args.symtool, evil_sym))
-        lib_lookup = lookup(args.symtool, store, inlined_at, "libwalk.so")
-        if len(lib_lookup.get("frames", [])) < 2:
-            report.fail(f"symtool lookup {hex(inlined_at)} in libwalk.so gives no inlined frame: {lib_lookup}")
-        check_lookup(report, "lookup inlined", dom["lookup inlined"], inlined_at, lib_lookup)
-        evil_lookup = lookup(args.symtool, evil_sym, EVIL_FUNC_ADDRESS)
-        check_lookup(report, "lookup evil", dom["lookup evil"], EVIL_FUNC_ADDRESS, evil_lookup)
-        check_lookup(report, "lookup public", dom["lookup public"], EVIL_PUBLIC_ADDRESS,
-                     lookup(args.symtool, evil_sym, EVIL_PUBLIC_ADDRESS))
+def check_get_pages(args, report, case, server, browser):
+    """The pages a link opens, read by chromium --dump-dom."""
+    gets = {
+        "home": "/",
+        **{f"search {k}": v[0] for k, v in case.searches.items()},
+        "search paged": "/?q=paged",
+        "search short id": "/?q=c0ffee",
+        "module libwalk.so": case.lib_page,
+        "module walker": f"/ui/module/walker/{case.main_id}",
+        "module evil": case.evil_page,
+        "lookup inlined": f"{case.lib_page}?address={hex(case.inlined_at)}",
+        "lookup evil": f"{case.evil_page}?address={hex(EVIL_FUNC_ADDRESS)}",
+        "lookup public": f"{case.evil_page}?address={hex(EVIL_PUBLIC_ADDRESS)}",
+        "check form": "/ui/check",
+        "walk form": "/ui/walk",
+    }
+    base = server.url
+    fetched = time.monotonic()
+    doms = browser.doms([base + path for path in gets.values()])
+    dom = {label: doms[base + path] for label, path in gets.items()}
+    report.note(f"{len(gets)} pages read by chromium in {time.monotonic() - fetched:.1f} s")
+    for label, path in gets.items():
+        status, headers, _ = server.request("GET", path)
+        check_basics(report, label, dom[label], status, headers)
+        check_no_markup_injected(report, label, dom[label])
 
-        # Names that are markup read as text, where each is shown.
-        evil_text = dom["module evil"].text()
-        for name in (EVIL_FUNC, EVIL_INFO):
-            if name not in evil_text:
-                report.fail(f"module evil: the page's text lacks {name!r}")
-        for ident in ("largest-without-cfi", "largest-without-lines"):
-            table = dom["module evil"].by_id(ident)
-            rows = [r.text() for r in table.find_all("tr")] if table is not None else []
-            if not any(EVIL_FUNC in r for r in rows) or any("plain_function" in r for r in rows):
-                report.fail(f"module evil: #{ident} lists {rows}: {EVIL_FUNC!r} only (it has "
-                            f"neither CFI nor lines, plain_function both)")
-        if EVIL_FUNC not in dom["lookup evil"].text():
-            report.fail(f"lookup evil: the page's text lacks {EVIL_FUNC!r}")
-        if EVIL_PUBLIC not in dom["lookup public"].text():
-            report.fail(f"lookup public: the page's text lacks {EVIL_PUBLIC!r}")
-        for label in ("check form", "walk form"):
-            form_id = label.split()[0]
-            form = dom[label].by_id(form_id)
-            if form is None or form.attrs.get("method", "").lower() != "post" or \
-                    form.attrs.get("enctype") != "multipart/form-data":
-                report.fail(f"{label}: no <form id={form_id} method=post enctype=multipart/form-data>")
-            elif form.find("input", name="token") is not None:
-                report.fail(f"{label}: asks for a token on a server without tokens")
+    check_summary(report, dom["home"], case.modules)
+    for label, (_, debug_file, debug_id, how) in case.searches.items():
+        check_search(report, label, dom[f"search {label}"], debug_file, debug_id, how)
+    check_paging(report, base, dom["search paged"], lambda url: browser.doms([url])[url])
+    short = dom["search short id"]
+    if result_rows(short) or short.by_id("search-note") is None:
+        report.fail(f"search short id: {len(result_rows(short))} results and "
+                    f"search-note {short.by_id('search-note')}; 6 hex digits match no id")
 
-        # The forms, filled in the browser.
-        jobs = [
-            {"url": base + lib_page, "form": "lookup", "fields": {"address": hex(inlined_at)},
-             "html": os.path.join(tmp, "lookup-form.html")},
-            {"url": base + "/ui/check", "form": "check", "files": {"sym": damaged},
-             "html": os.path.join(tmp, "check-damaged.html"),
-             "screenshot": os.path.join(artifacts, "check-damaged.png")},
-            {"url": base + "/ui/check", "form": "check", "files": {"sym": lib_sym, "other": renamed},
-             "fields": {"address": hex(inlined_at)}, "html": os.path.join(tmp, "check-diff.html"),
-             "screenshot": os.path.join(artifacts, "check-diff.png")},
-            {"url": base + "/ui/walk", "form": "walk", "files": {"dump": dump},
-             "html": os.path.join(tmp, "walk.html"), "screenshot": os.path.join(artifacts, "walk.png")},
-        ]
-        results = browser.forms(jobs)
-        for job, result in zip(jobs, results):
-            label = f"{job['form']} form ({os.path.basename(job['html'])})"
-            if "error" in result:
-                report.fail(f"{label}: {result['error'][:600]}")
-                continue
-            check_basics(report, label, result["dom"], result["status"], result["headers"])
-            check_no_markup_injected(report, label, result["dom"])
-        lookup_form, check_damaged, check_diff, walked = results
-        if "dom" in lookup_form:
-            if "address=" not in lookup_form["url"]:
-                report.fail(f"lookup form: the answer's address {lookup_form['url']} holds no address=")
-            check_lookup(report, "lookup form", lookup_form["dom"], inlined_at, lib_lookup)
-        if "dom" in check_damaged:
-            problems = validate(args.symtool, damaged)
-            if not problems:
-                report.fail("symtool validate finds nothing in the damaged .sym")
-            check_problems(report, "check damaged", check_damaged["dom"], problems)
-            module_line = check_damaged["dom"].by_id("module-line")
-            if module_line is None or module_line.text() != DAMAGED_SYM.splitlines()[0]:
-                report.fail(f"check damaged: module-line {module_line.text() if module_line else None!r}")
-            report.note(f"check damaged: {len(problems)} problems, as symtool validate")
-        if "dom" in check_diff:
-            check_problems(report, "check diff", check_diff["dom"], validate(args.symtool, lib_sym))
-            check_module_page(report, "check diff", check_diff["dom"], lib_sym, lib_stats, stored=False)
-            check_lookup(report, "check diff", check_diff["dom"], inlined_at,
-                         lookup(args.symtool, lib_sym, inlined_at))
-            section = check_diff["dom"].by_id("diff")
-            names = [line[2:] for line in diff if line[:2] in ("+ ", "- ")]
-            if section is None:
-                report.fail("check diff: no <section id=diff>")
-            elif not names or not all(n in section.text() for n in names):
-                report.fail(f"check diff: the diff section {section.text()[:200]!r} lacks symtool "
-                            f"diff's {names}")
-        if "dom" in walked:
-            ours = json.loads(sh(args.symtool, "stackwalk", dump, "--store", store, "--json").stdout)
-            # (the page names the served store's directory "store")
-            explain = sh(args.symtool, "stackwalk", dump, "--store", store, "--explain").stderr
-            explain = explain.replace(store + "/", "store/").splitlines()
-            check_walk(report, "walk", walked["dom"], ours, explain)
+    check_module_page(report, "module libwalk.so", dom["module libwalk.so"], case.lib_sym,
+                      case.lib_stats, server, case.store, case.lib_kept)
+    check_module_page(report, "module walker", dom["module walker"], case.main_sym,
+                      stats(args.symtool, case.main_sym), server, case.store, case.main_kept)
+    check_module_page(report, "module evil", dom["module evil"], case.evil_sym,
+                      stats(args.symtool, case.evil_sym))
+    check_lookup(report, "lookup inlined", dom["lookup inlined"], case.inlined_at, case.lib_lookup)
+    check_lookup(report, "lookup evil", dom["lookup evil"], EVIL_FUNC_ADDRESS,
+                 lookup(args.symtool, case.evil_sym, EVIL_FUNC_ADDRESS))
+    check_lookup(report, "lookup public", dom["lookup public"], EVIL_PUBLIC_ADDRESS,
+                 lookup(args.symtool, case.evil_sym, EVIL_PUBLIC_ADDRESS))
+    check_hostile_text(report, dom)
+    for label in ("check form", "walk form"):
+        form_id = label.split()[0]
+        form = dom[label].by_id(form_id)
+        if form is None or form.attrs.get("method", "").lower() != "post" or \
+                form.attrs.get("enctype") != "multipart/form-data":
+            report.fail(f"{label}: no <form id={form_id} method=post enctype=multipart/form-data>")
+        elif form.find("input", name="token") is not None:
+            report.fail(f"{label}: asks for a token on a server without tokens")
 
-        # Screenshots: each page, and the module page on a phone.
-        shots = {"home": "/", "search": searches["name prefix"][0], "module": lib_page,
-                 "lookup": gets["lookup inlined"], "hostile": evil_page, "check-form": "/ui/check",
-                 "walk-form": "/ui/walk"}
-        for name, path in shots.items():
-            browser.screenshot(base + path, os.path.join(artifacts, f"{name}.png"))
-        browser.screenshot(base + lib_page, os.path.join(artifacts, "module-phone.png"), 412, 915)
 
-    check_tokens(args, report, tmp, store, browser, damaged, dump)
-    report.note(f"browser time {browser.seconds:.1f} s; screenshots in {artifacts}: "
-                f"{', '.join(sorted(os.listdir(artifacts)))}")
+def check_hostile_text(report, dom):
+    """Names that are markup read as text, where each is shown."""
+    evil_text = dom["module evil"].text()
+    for name in (EVIL_FUNC, EVIL_INFO):
+        if name not in evil_text:
+            report.fail(f"module evil: the page's text lacks {name!r}")
+    for ident in ("largest-without-cfi", "largest-without-lines"):
+        table = dom["module evil"].by_id(ident)
+        rows = [r.text() for r in table.find_all("tr")] if table is not None else []
+        if not any(EVIL_FUNC in r for r in rows) or any("plain_function" in r for r in rows):
+            report.fail(f"module evil: #{ident} lists {rows}: {EVIL_FUNC!r} only (it has "
+                        f"neither CFI nor lines, plain_function both)")
+    if EVIL_FUNC not in dom["lookup evil"].text():
+        report.fail(f"lookup evil: the page's text lacks {EVIL_FUNC!r}")
+    if EVIL_PUBLIC not in dom["lookup public"].text():
+        report.fail(f"lookup public: the page's text lacks {EVIL_PUBLIC!r}")
+
+
+def check_forms(args, report, case, server, browser):
+    """The forms, filled in the browser by puppeteer-core."""
+    base, tmp, artifacts = server.url, case.tmp, args.artifacts
+    jobs = [
+        {"url": base + case.lib_page, "form": "lookup", "fields": {"address": hex(case.inlined_at)},
+         "html": os.path.join(tmp, "lookup-form.html")},
+        {"url": base + "/ui/check", "form": "check", "files": {"sym": case.damaged},
+         "html": os.path.join(tmp, "check-damaged.html"),
+         "screenshot": os.path.join(artifacts, "check-damaged.png")},
+        {"url": base + "/ui/check", "form": "check", "files": {"sym": case.lib_sym, "other": case.renamed},
+         "fields": {"address": hex(case.inlined_at)}, "html": os.path.join(tmp, "check-diff.html"),
+         "screenshot": os.path.join(artifacts, "check-diff.png")},
+        {"url": base + "/ui/walk", "form": "walk", "files": {"dump": case.dump},
+         "html": os.path.join(tmp, "walk.html"), "screenshot": os.path.join(artifacts, "walk.png")},
+    ]
+    results = browser.forms(jobs)
+    for job, result in zip(jobs, results):
+        label = f"{job['form']} form ({os.path.basename(job['html'])})"
+        if "error" in result:
+            report.fail(f"{label}: {result['error'][:600]}")
+            continue
+        check_basics(report, label, result["dom"], result["status"], result["headers"])
+        check_no_markup_injected(report, label, result["dom"])
+    lookup_form, check_damaged, check_diff, walked = results
+    if "dom" in lookup_form:
+        if "address=" not in lookup_form["url"]:
+            report.fail(f"lookup form: the answer's address {lookup_form['url']} holds no address=")
+        check_lookup(report, "lookup form", lookup_form["dom"], case.inlined_at, case.lib_lookup)
+    if "dom" in check_damaged:
+        problems = validate(args.symtool, case.damaged)
+        if not problems:
+            report.fail("symtool validate finds nothing in the damaged .sym")
+        check_problems(report, "check damaged", check_damaged["dom"], problems)
+        module_line = check_damaged["dom"].by_id("module-line")
+        if module_line is None or module_line.text() != DAMAGED_SYM.splitlines()[0]:
+            report.fail(f"check damaged: module-line {module_line.text() if module_line else None!r}")
+        report.note(f"check damaged: {len(problems)} problems, as symtool validate")
+    if "dom" in check_diff:
+        check_problems(report, "check diff", check_diff["dom"], validate(args.symtool, case.lib_sym))
+        check_module_page(report, "check diff", check_diff["dom"], case.lib_sym, case.lib_stats,
+                          stored=False)
+        check_lookup(report, "check diff", check_diff["dom"], case.inlined_at,
+                     lookup(args.symtool, case.lib_sym, case.inlined_at))
+        section = check_diff["dom"].by_id("diff")
+        names = [line[2:] for line in case.diff if line[:2] in ("+ ", "- ")]
+        if section is None:
+            report.fail("check diff: no <section id=diff>")
+        elif not names or not all(n in section.text() for n in names):
+            report.fail(f"check diff: the diff section {section.text()[:200]!r} lacks symtool "
+                        f"diff's {names}")
+    if "dom" in walked:
+        ours = json.loads(sh(args.symtool, "stackwalk", case.dump, "--store", case.store, "--json").stdout)
+        # (the page names the served store's directory "store")
+        explain = sh(args.symtool, "stackwalk", case.dump, "--store", case.store, "--explain").stderr
+        explain = explain.replace(case.store + "/", "store/").splitlines()
+        check_walk(report, "walk", walked["dom"], ours, explain)
+
+
+def take_screenshots(args, case, server, browser):
+    """Each page at 1280x1800, and the module page on a phone (412x915)."""
+    shots = {"home": "/", "search": case.searches["name prefix"][0], "module": case.lib_page,
+             "lookup": f"{case.lib_page}?address={hex(case.inlined_at)}", "hostile": case.evil_page,
+             "check-form": "/ui/check", "walk-form": "/ui/walk"}
+    for name, path in shots.items():
+        browser.screenshot(server.url + path, os.path.join(args.artifacts, f"{name}.png"))
+    browser.screenshot(server.url + case.lib_page, os.path.join(args.artifacts, "module-phone.png"),
+                       412, 915)
+
+
+def run(args, report, tmp):
+    case = Case(args, report, tmp)
+    browser = Browser(args, tmp)
+    with ServeProcess(args.symstore, case.store, "--cache-dir", os.path.join(tmp, "cache")) as server:
+        check_get_pages(args, report, case, server, browser)
+        check_forms(args, report, case, server, browser)
+        take_screenshots(args, case, server, browser)
+    check_tokens(args, report, tmp, case.store, browser, case.damaged, case.dump)
+    report.note(f"browser time {browser.seconds:.1f} s; screenshots in {args.artifacts}: "
+                f"{', '.join(sorted(os.listdir(args.artifacts)))}")
 
 
 def check_tokens(args, report, tmp, store, browser, damaged, dump):
