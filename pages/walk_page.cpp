@@ -227,7 +227,10 @@ std::string modulesSection(const WalkPageInput& input, ModuleLinks& links) {
     if (status.looked_up && status.status != SymbolStatus::Loaded && !status.problem.empty())
       out += " " + escapeHtml(status.problem);
     out += "</td></tr>\n";
-    if (!without)
+    // A module no frame needed was not looked for: its status says so,
+    // and a line for each of a process's many libraries would bury the
+    // searches that matter.
+    if (!without || !status.looked_up)
       continue;
     std::vector<std::string> lines = explainLines(module, input.explain);
     if (lines.empty())
