@@ -1,5 +1,7 @@
 #include "serve/symbol_service.h"
 
+#include "serve/page_cookie.h"
+
 namespace dumpsyms {
 namespace {
 
@@ -18,13 +20,18 @@ SymbolService::SymbolService(const TokenSet& tokens, SymbolServiceSettings setti
                              DownloadService& downloads, UploadService& uploads,
                              BrowseService& pages, ServerMetrics& metrics,
                              std::function<void()> published)
-    : tokens_(tokens), settings_(settings), downloads_(downloads), uploads_(uploads),
-      pages_(pages), metrics_(metrics), published_(std::move(published)) {}
+    : tokens_(tokens), settings_(settings), downloads_(downloads), uploads_(uploads), pages_(pages),
+      metrics_(metrics), published_(std::move(published)) {}
 
 std::optional<ServerResponse> SymbolService::authorize(const ServerRequest& request,
                                                        unsigned permission, const char* what,
                                                        const std::string& route) {
   std::optional<std::string> token = requestToken(request);
+  // A person browsing a private server's pages gives the key once
+  // (?key=); the pages' cookie carries it to the next page and to the
+  // files the pages link to. Never to an upload.
+  if ((!token || token->empty()) && isRead(request.method))
+    token = pageCookieToken(request);
   if (!token || token->empty()) {
     metrics_.authRefused(401);
     ServerResponse refusal = ServerResponse::text(
@@ -82,7 +89,11 @@ ServerResponse SymbolService::handle(ServerRequest& request) {
     // here may, or there are no tokens at all.
     std::optional<std::string> token = requestToken(request);
     bool token_accepted = tokens_.size() == 0 || (token && !token->empty());
-    return pages_.handle(request, token_accepted);
+    ServerResponse response = pages_.handle(request, token_accepted);
+    if (settings_.private_downloads && isRead(request.method) && request.query.count("key"))
+      if (auto cookie = pageCookie(*requestToken(request)))
+        response.headers.push_back({"Set-Cookie", *cookie});
+    return response;
   }
   if (auto upload = matchUploadRoute(request.method, request.path)) {
     ServerResponse response = uploads_.handle(*upload, request);
