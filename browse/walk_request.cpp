@@ -4,6 +4,7 @@
 #include "pages/page_urls.h"
 #include "pages/walk_page.h"
 #include "stackwalk/symbol_explain.h"
+#include "store/bundled_symbols.h"
 
 namespace dumpsyms {
 namespace {
@@ -60,11 +61,16 @@ ServerResponse BrowseService::walk(ServerRequest& request, bool token_accepted) 
   input.dump_name = name;
   input.dump_size = dump.size;
   input.walk = &walked;
-  // The store's own directory is this server's business: the lines name
-  // it as "store".
+  // Where this server keeps things is its own business: the lines name
+  // the store's directory "store" and the symbols installed with the tools
+  // (the walker's last store, as for symtool) "bundled".
+  const std::pair<std::string, const char*> names[] = {{local_.root(), "store"},
+                                                       {bundledSymbolStore(), "bundled"}};
   for (std::string line : explainSymbolSearch(walked)) {
-    for (size_t at; (at = line.find(local_.root() + "/")) != std::string::npos;)
-      line.replace(at, local_.root().size(), "store");
+    for (const auto& [directory, shown] : names)
+      if (!directory.empty())
+        for (size_t at; (at = line.find(directory + "/")) != std::string::npos;)
+          line.replace(at, directory.size(), shown);
     input.explain.push_back(std::move(line));
   }
   std::shared_ptr<const CatalogSnapshot> known = *catalog;

@@ -770,9 +770,11 @@ def check_forms(args, report, case, server, browser):
                         f"diff's {names}")
     if "dom" in walked:
         ours = json.loads(sh(args.symtool, "stackwalk", case.dump, "--store", case.store, "--json").stdout)
-        # (the page names the served store's directory "store")
+        # (the page names the served store's directory "store", and the symbols installed with
+        # the tools, the walker's last store, "bundled")
         explain = sh(args.symtool, "stackwalk", case.dump, "--store", case.store, "--explain").stderr
-        explain = explain.replace(case.store + "/", "store/").splitlines()
+        explain = explain.replace(case.store + "/", "store/")
+        explain = re.sub(r"/\S*/share/dump_syms/symbols/", "bundled/", explain).splitlines()
         check_walk(report, "walk", walked["dom"], ours, explain)
 
 
