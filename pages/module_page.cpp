@@ -53,10 +53,6 @@ std::string renderModuleHeading(const ModuleSummary& s) {
                     escapeHtml(s.code_id), s.code_file.empty() ? "" : " ", escapeHtml(s.code_file));
   for (const std::string& info : s.info)
     out += fmt::format("<code class=\"line info-line\">INFO {}</code>", escapeHtml(info));
-  if (s.parse_problems)
-    out += fmt::format("<p class=\"note\">The parser could not read {} line{} of this file "
-                       "(<a href=\"/ui/check\">check it</a> to see which).</p>",
-                       groupedNumber(s.parse_problems), s.parse_problems == 1 ? "" : "s");
   return out + "</section>";
 }
 
@@ -176,6 +172,10 @@ std::string renderModulePage(const ModulePageInput& in) {
         utcTime(in.entry->mtime),
         s.code_file.empty() ? "" : ", code file <code>" + escapeHtml(s.code_file) + "</code>");
   out += renderModuleHeading(s);
+  if (s.parse_problems)
+    out += fmt::format("<p class=\"note\">The parser could not read {} line{} of this file "
+                       "(<a href=\"/ui/check\">check it</a> to see which).</p>",
+                       groupedNumber(s.parse_problems), s.parse_problems == 1 ? "" : "s");
   std::string self = in.entry ? modulePageUrl(in.entry->debug_file, in.entry->debug_id) : "";
   out += renderLookupForm(self, in.lookup ? in.lookup->asked : "");
   if (in.lookup)
