@@ -1,6 +1,7 @@
 #include "pages/check_page.h"
 
 #include "pages/html.h"
+#include "pages/page_layout.h"
 #include "walk_output/walk_printers.h"
 
 #include <fmt/format.h>
@@ -45,13 +46,6 @@ std::string renderDiff(const std::string& other, const SymbolDiff& d) {
   }
   out += nameList("lines-changed", "!", "Same place, other line records", d.lines_changed);
   return out + "</section>";
-}
-
-std::string tokenField(bool needs_token) {
-  if (!needs_token)
-    return "";
-  return "<label>Upload token <input type=\"password\" name=\"token\" "
-         "autocomplete=\"current-password\" required></label>";
 }
 
 } // namespace
@@ -106,7 +100,7 @@ std::string renderCheckForm(bool needs_token, std::string_view error, uint64_t m
       "type=\"file\" name=\"other\"></label><label>Look up an offset (optional) <input "
       "type=\"text\" name=\"address\" placeholder=\"0x1234\" autocomplete=\"off\" "
       "spellcheck=\"false\"></label>{}<div><button type=\"submit\">Check</button></div></form>",
-      byteSize(max_bytes), tokenField(needs_token));
+      byteSize(max_bytes), uploadTokenField(needs_token));
   return out;
 }
 

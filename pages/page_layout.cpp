@@ -127,6 +127,13 @@ std::string renderPage(const PageFrame& frame, std::string_view body_html) {
   return out;
 }
 
+std::string uploadTokenField(bool needs_token) {
+  if (!needs_token)
+    return "";
+  return "<label>Upload token <input type=\"password\" name=\"token\" "
+         "autocomplete=\"current-password\"></label>\n";
+}
+
 std::vector<std::pair<std::string, std::string>> pageHeaders() {
   return {
       {"Content-Type", "text/html; charset=utf-8"},

@@ -23,6 +23,10 @@ struct PageFrame {
 // <!doctype html> ... `body_html` (markup the page wrote) ... </html>.
 std::string renderPage(const PageFrame& frame, std::string_view body_html);
 
+// The upload token's field of a form that uploads, where the server has
+// tokens ("" where it has none). Not `required`: the server says why.
+std::string uploadTokenField(bool needs_token);
+
 // The headers of an HTML page answer.
 std::vector<std::pair<std::string, std::string>> pageHeaders();
 

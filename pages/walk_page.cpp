@@ -6,6 +6,7 @@
 #include "pages/walk_page.h"
 
 #include "pages/html.h"
+#include "pages/page_layout.h"
 #include "stackwalk/symbol_explain.h"
 #include "walk_output/crash_reason.h"
 #include "walk_output/walk_json_words.h"
@@ -311,9 +312,7 @@ std::string renderWalkForm(bool needs_token, std::string_view error, uint64_t ma
          "<label>Dump (at most " +
          escapeHtml(byteSize(max_bytes)) +
          ") <input type=\"file\" name=\"dump\" required></label>\n";
-  if (needs_token)
-    out += "<label>Upload token <input type=\"password\" name=\"token\" "
-           "autocomplete=\"current-password\"></label>\n";
+  out += uploadTokenField(needs_token);
   out += "<div><button type=\"submit\">Walk</button></div>\n</form>\n</section>\n";
   return out;
 }

@@ -1,18 +1,12 @@
 #include "symbol_writer/module_builder.h"
+#include "tests/support/module_values.h"
 
 #include <gtest/gtest.h>
 
 namespace dumpsyms {
 namespace {
 
-Function function(std::string name, std::vector<AddressRange> ranges,
-                  std::vector<SourceLine> lines = {}) {
-  Function f;
-  f.name = std::move(name);
-  f.ranges = std::move(ranges);
-  f.lines = std::move(lines);
-  return f;
-}
+using test::function;
 
 Module finish(ModuleBuilder& builder, BuildOptions options = {}) {
   BuildStats stats;

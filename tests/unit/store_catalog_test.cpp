@@ -4,6 +4,7 @@
 #include "store_backend/store_backend.h"
 #include "store_catalog/catalog_header.h"
 #include "store_catalog/store_catalog.h"
+#include "tests/support/forwarding_backend.h"
 
 #include <algorithm>
 #include <atomic>
@@ -25,33 +26,16 @@ const std::string kPeId = "5F3A1B2C4D5E6F708192A3B4C5D6E7F81";
 const std::string kMacId = "A1B2C3D4E5F60718293A4B5C6D7E8F900";
 
 // A backend that counts the headers read, around the directory one.
-class CountingBackend final : public StoreBackend {
+class CountingBackend final : public test::ForwardingBackend {
 public:
-  explicit CountingBackend(std::unique_ptr<StoreBackend> inner) : inner_(std::move(inner)) {}
-  std::string describe() const override { return inner_->describe(); }
-  llvm::Expected<std::optional<StoredObjectInfo>> stat(const std::string& relative) override {
-    return inner_->stat(relative);
-  }
-  llvm::Expected<OpenedObject> open(const std::string& relative) override {
-    return inner_->open(relative);
-  }
+  explicit CountingBackend(std::unique_ptr<StoreBackend> inner)
+      : ForwardingBackend(std::move(inner)) {}
   llvm::Expected<std::string> readRange(const std::string& relative, uint64_t offset,
                                         uint64_t length) override {
     ++reads;
-    return inner_->readRange(relative, offset, length);
-  }
-  llvm::Expected<std::vector<std::string>> listNames(const std::string& relative_dir) override {
-    return inner_->listNames(relative_dir);
-  }
-  std::string spoolDirectory() const override { return inner_->spoolDirectory(); }
-  llvm::Expected<PublishOutcome> publish(const std::string& relative, const std::string& spooled,
-                                         bool replace) override {
-    return inner_->publish(relative, spooled, replace);
+    return ForwardingBackend::readRange(relative, offset, length);
   }
   std::atomic<int> reads{0};
-
-private:
-  std::unique_ptr<StoreBackend> inner_;
 };
 
 class StoreCatalogTest : public ::testing::Test {

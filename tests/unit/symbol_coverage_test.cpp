@@ -3,6 +3,7 @@
 #include "symtool/symbol_coverage.h"
 #include "symtool/symbol_stats.h"
 #include "symtool/symbol_validate.h"
+#include "tests/support/module_values.h"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +12,7 @@ namespace {
 
 using K = CoverageKind;
 
-Function function(std::string name, std::vector<AddressRange> ranges,
-                  std::vector<SourceLine> lines = {}) {
-  Function f;
-  f.name = std::move(name);
-  f.ranges = std::move(ranges);
-  f.lines = std::move(lines);
-  return f;
-}
+using test::function;
 
 CfiFrame cfi(uint64_t start, uint64_t end) {
   CfiFrame frame;

@@ -10,6 +10,7 @@
 #include "store/layout.h"
 #include "store_backend/store_backend.h"
 #include "symbol_protocols/sym_upload_v2.h"
+#include "tests/support/forwarding_backend.h"
 #include "upload/gzip_body.h"
 
 #include <fstream>
@@ -103,29 +104,10 @@ std::string makeZip(const std::vector<ZipEntry>& entries, const std::string& pat
 
 // The directory backend, with remove() done here whether or not the
 // backend overrides it: what is checked is that ingest asks for it.
-class RemovingBackend : public StoreBackend {
+class RemovingBackend : public test::ForwardingBackend {
 public:
   RemovingBackend(std::unique_ptr<StoreBackend> inner, std::string root)
-      : inner_(std::move(inner)), root_(std::move(root)) {}
-  std::string describe() const override { return inner_->describe(); }
-  llvm::Expected<std::optional<StoredObjectInfo>> stat(const std::string& relative) override {
-    return inner_->stat(relative);
-  }
-  llvm::Expected<OpenedObject> open(const std::string& relative) override {
-    return inner_->open(relative);
-  }
-  llvm::Expected<std::string> readRange(const std::string& relative, uint64_t offset,
-                                        uint64_t length) override {
-    return inner_->readRange(relative, offset, length);
-  }
-  llvm::Expected<std::vector<std::string>> listNames(const std::string& relative_dir) override {
-    return inner_->listNames(relative_dir);
-  }
-  std::string spoolDirectory() const override { return inner_->spoolDirectory(); }
-  llvm::Expected<PublishOutcome> publish(const std::string& relative, const std::string& spooled,
-                                         bool replace) override {
-    return inner_->publish(relative, spooled, replace);
-  }
+      : ForwardingBackend(std::move(inner)), root_(std::move(root)) {}
   llvm::Error remove(const std::string& relative) override {
     removed.push_back(relative);
     llvm::sys::fs::remove(root_ + "/" + relative);
@@ -134,7 +116,6 @@ public:
   std::vector<std::string> removed;
 
 private:
-  std::unique_ptr<StoreBackend> inner_;
   std::string root_;
 };
 
