@@ -40,8 +40,27 @@ std::string hexGuid(const uint8_t* guid) {
 
 } // namespace
 
+CodeViewKind codeViewKind(llvm::StringRef record) {
+  // rust-minidump's reading: a signature, then a record long enough for its
+  // fixed fields (names and build-ids may be empty); anything else is no
+  // record at all.
+  if (record.size() < 4)
+    return CodeViewKind::Absent;
+  switch (read32le(record.data())) {
+  case kRsds:
+    return record.size() >= 24 ? CodeViewKind::Pdb70 : CodeViewKind::Absent;
+  case kNb10:
+    return record.size() >= 16 ? CodeViewKind::Pdb20 : CodeViewKind::Absent;
+  case kBpel:
+    return CodeViewKind::Elf;
+  default:
+    return CodeViewKind::Other;
+  }
+}
+
 ModuleIdentity identityFromCodeView(llvm::StringRef record, const std::string& code_file) {
   ModuleIdentity out;
+  out.kind = codeViewKind(record);
   if (record.empty()) {
     out.problem = "no CodeView record";
     return out;

@@ -3,6 +3,8 @@
 // build-id), its code id, and its version from VS_FIXEDFILEINFO.
 #pragma once
 
+#include "snapshot/process_snapshot.h"
+
 #include <cstdint>
 #include <llvm/ADT/StringRef.h>
 #include <string>
@@ -14,10 +16,16 @@ struct ModuleIdentity {
   std::string debug_id;   // "" when there is no usable record
   std::string build_id;   // BpEL: the build-id, lower-case hex
   std::string problem;    // why the record was not used, when it was not
+  // The record's kind by its signature alone (what rust-minidump keys its
+  // code id on), even when the ids could not be read from it.
+  CodeViewKind kind = CodeViewKind::Absent;
 };
 
 // `code_file`: the module's path, which is the debug file of an ELF module.
 ModuleIdentity identityFromCodeView(llvm::StringRef record, const std::string& code_file);
+
+// The record's kind by its signature and length.
+CodeViewKind codeViewKind(llvm::StringRef record);
 
 // PE modules: TimeDateStamp as 8 upper-case digits, SizeOfImage in lower
 // case without padding (Microsoft's symbol-server key).

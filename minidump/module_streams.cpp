@@ -47,6 +47,7 @@ void StreamReader::readModules() {
     out.debug_id = identity.debug_id;
     out.debug_file = identity.debug_file;
     out.build_id = identity.build_id;
+    out.codeview = identity.kind;
     if (!out.build_id.empty()) {
       out.code_id = out.build_id;
     } else {

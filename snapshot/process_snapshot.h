@@ -87,6 +87,13 @@ private:
   std::vector<MemoryRegion> regions_; // by address, not overlapping
 };
 
+// Which CodeView record a minidump's module entry carries. The Breakpad
+// forms need only the ids read from it; rust-minidump's form keys its code
+// id on the kind (a Mach-O's RSDS record gives its UUID, an entry without a
+// record a Windows-style id only on Windows). NotMinidump: not read from a
+// minidump's module list (cores, microdumps, unloaded modules).
+enum class CodeViewKind { NotMinidump, Absent, Pdb70, Pdb20, Elf, Other };
+
 struct SnapshotModule {
   uint64_t base = 0, size = 0; // [base, base + size)
   std::string code_file;       // the path the process loaded it from; "" when unknown
@@ -95,6 +102,7 @@ struct SnapshotModule {
   std::string debug_id;        // 33 hex digits; "" when the file does not give it
   std::string version;         // "a.b.c.d" from VS_FIXEDFILEINFO; "" when none
   std::string build_id;        // ELF: the GNU build-id, lower-case hex; "" when unknown
+  CodeViewKind codeview = CodeViewKind::NotMinidump;
 
   // How far its file is mapped from base (LinuxMaps): more than `size`
   // where the writer gave only the first segment's size (lldb). 0: as size.

@@ -65,6 +65,8 @@ std::string linuxReason(const SnapshotCrash& crash) {
   return "";
 }
 
+} // namespace
+
 // A few NTSTATUS values an in-page error carries (the I/O error that
 // kept the page from being read); others are printed as numbers.
 const char* ntStatusName(uint32_t status) {
@@ -93,35 +95,7 @@ const char* ntStatusName(uint32_t status) {
   return lookup(kNames, status);
 }
 
-std::string windowsReason(const SnapshotCrash& crash) {
-  static const std::map<uint32_t, const char*> kCodes = {
-      {0x40010005, "DBG_CONTROL_C"},
-      {0x80000001, "EXCEPTION_GUARD_PAGE"},
-      {0x80000002, "EXCEPTION_DATATYPE_MISALIGNMENT"},
-      {0x80000003, "EXCEPTION_BREAKPOINT"},
-      {0x80000004, "EXCEPTION_SINGLE_STEP"},
-      {0xc0000008, "EXCEPTION_INVALID_HANDLE"},
-      {0xc000001d, "EXCEPTION_ILLEGAL_INSTRUCTION"},
-      {0xc0000025, "EXCEPTION_NONCONTINUABLE_EXCEPTION"},
-      {0xc0000026, "EXCEPTION_INVALID_DISPOSITION"},
-      {0xc000008c, "EXCEPTION_BOUNDS_EXCEEDED"},
-      {0xc000008d, "EXCEPTION_FLT_DENORMAL_OPERAND"},
-      {0xc000008e, "EXCEPTION_FLT_DIVIDE_BY_ZERO"},
-      {0xc000008f, "EXCEPTION_FLT_INEXACT_RESULT"},
-      {0xc0000090, "EXCEPTION_FLT_INVALID_OPERATION"},
-      {0xc0000091, "EXCEPTION_FLT_OVERFLOW"},
-      {0xc0000092, "EXCEPTION_FLT_STACK_CHECK"},
-      {0xc0000093, "EXCEPTION_FLT_UNDERFLOW"},
-      {0xc0000094, "EXCEPTION_INT_DIVIDE_BY_ZERO"},
-      {0xc0000095, "EXCEPTION_INT_OVERFLOW"},
-      {0xc0000096, "EXCEPTION_PRIV_INSTRUCTION"},
-      {0xc00000fd, "EXCEPTION_STACK_OVERFLOW"},
-      {0xc00000ff, "EXCEPTION_BAD_FUNCTION_TABLE"},
-      {0xc0000194, "EXCEPTION_POSSIBLE_DEADLOCK"},
-      {0xc0000374, "EXCEPTION_HEAP_CORRUPTION"},
-      {0xe0000008, "Out of Memory"},
-      {0xe06d7363, "Unhandled C++ Exception"},
-      {0x0517a7ed, "Simulated Exception"}};
+const char* fastFailName(uint64_t code) {
   // __fastfail codes (FAST_FAIL_*), by number.
   static const char* const kFastFail[] = {nullptr,
                                           "VTGUARD_CHECK_FAILURE",
@@ -194,6 +168,40 @@ std::string windowsReason(const SnapshotCrash& crash) {
                                           "PATCH_CALLBACK_FAILED",
                                           "NTDLL_PATCH_FAILED",
                                           "INVALID_FLS_DATA"};
+  return code < std::size(kFastFail) ? kFastFail[code] : nullptr;
+}
+
+namespace {
+
+std::string windowsReason(const SnapshotCrash& crash) {
+  static const std::map<uint32_t, const char*> kCodes = {
+      {0x40010005, "DBG_CONTROL_C"},
+      {0x80000001, "EXCEPTION_GUARD_PAGE"},
+      {0x80000002, "EXCEPTION_DATATYPE_MISALIGNMENT"},
+      {0x80000003, "EXCEPTION_BREAKPOINT"},
+      {0x80000004, "EXCEPTION_SINGLE_STEP"},
+      {0xc0000008, "EXCEPTION_INVALID_HANDLE"},
+      {0xc000001d, "EXCEPTION_ILLEGAL_INSTRUCTION"},
+      {0xc0000025, "EXCEPTION_NONCONTINUABLE_EXCEPTION"},
+      {0xc0000026, "EXCEPTION_INVALID_DISPOSITION"},
+      {0xc000008c, "EXCEPTION_BOUNDS_EXCEEDED"},
+      {0xc000008d, "EXCEPTION_FLT_DENORMAL_OPERAND"},
+      {0xc000008e, "EXCEPTION_FLT_DIVIDE_BY_ZERO"},
+      {0xc000008f, "EXCEPTION_FLT_INEXACT_RESULT"},
+      {0xc0000090, "EXCEPTION_FLT_INVALID_OPERATION"},
+      {0xc0000091, "EXCEPTION_FLT_OVERFLOW"},
+      {0xc0000092, "EXCEPTION_FLT_STACK_CHECK"},
+      {0xc0000093, "EXCEPTION_FLT_UNDERFLOW"},
+      {0xc0000094, "EXCEPTION_INT_DIVIDE_BY_ZERO"},
+      {0xc0000095, "EXCEPTION_INT_OVERFLOW"},
+      {0xc0000096, "EXCEPTION_PRIV_INSTRUCTION"},
+      {0xc00000fd, "EXCEPTION_STACK_OVERFLOW"},
+      {0xc00000ff, "EXCEPTION_BAD_FUNCTION_TABLE"},
+      {0xc0000194, "EXCEPTION_POSSIBLE_DEADLOCK"},
+      {0xc0000374, "EXCEPTION_HEAP_CORRUPTION"},
+      {0xe0000008, "Out of Memory"},
+      {0xe06d7363, "Unhandled C++ Exception"},
+      {0x0517a7ed, "Simulated Exception"}};
   const std::vector<uint64_t>& p = crash.parameters;
   auto access = [&](const std::string& base) {
     if (p.empty())
@@ -221,8 +229,8 @@ std::string windowsReason(const SnapshotCrash& crash) {
     return reason;
   }
   case 0xc0000409:
-    if (!p.empty() && p[0] < std::size(kFastFail) && kFastFail[p[0]])
-      return std::string("FAST_FAIL_") + kFastFail[p[0]];
+    if (const char* name = p.empty() ? nullptr : fastFailName(p[0]))
+      return std::string("FAST_FAIL_") + name;
     return "EXCEPTION_STACK_BUFFER_OVERRUN";
   }
   const char* name = lookup(kCodes, crash.code);

@@ -13,6 +13,14 @@ namespace dumpsyms {
 
 std::string crashReason(const ProcessSnapshot& snapshot);
 
+// The name of an NTSTATUS an in-page error carries ("STATUS_IO_DEVICE_ERROR"),
+// for the few Breakpad names; nullptr for others.
+const char* ntStatusName(uint32_t status);
+
+// A __fastfail code's name without its "FAST_FAIL_" ("FATAL_APP_EXIT"), as
+// Breakpad names them; nullptr for codes it does not name.
+const char* fastFailName(uint64_t code);
+
 // "SIGSEGV" for 11 (the host's names; Linux's numbers); "" for 0.
 std::string signalName(int signal);
 

@@ -6,8 +6,11 @@
 // walker takes them), end_addr exclusive, inlined calls folded into their
 // physical frame as `inlines` (innermost first), the crashing thread copied
 // with its registers -- and its choice of null for what the dump lacks.
+// Code ids and crash types follow its rules, not Breakpad's
+// (rust_minidump_rules.h).
 #include "walk_output/crash_reason.h"
 #include "walk_output/json_values.h"
+#include "walk_output/rust_minidump_rules.h"
 #include "walk_output/system_text.h"
 #include "walk_output/walk_printers.h"
 
@@ -87,19 +90,6 @@ Object registersJson(const ProcessSnapshot& snapshot, const RegisterValues& valu
   for (const auto& [theirs, ours] : names)
     if (auto found = values.find(ours); found != values.end())
       out[theirs] = hex(found->second);
-  return out;
-}
-
-// "SIGSEGV / SEGV_MAPERR" where Breakpad writes "SIGSEGV /SEGV_MAPERR".
-std::string crashType(const ProcessSnapshot& snapshot) {
-  std::string reason = crashReason(snapshot);
-  std::string out;
-  for (size_t i = 0; i < reason.size(); ++i) {
-    out += reason[i];
-    if (reason[i] == '/' && i > 0 && reason[i - 1] == ' ' && i + 1 < reason.size() &&
-        reason[i + 1] != ' ')
-      out += ' ';
-  }
   return out;
 }
 
@@ -206,16 +196,19 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
     if (snapshot.main_module_base && module.base == *snapshot.main_module_base && !main_module)
       main_module = modules.size();
     bool loaded = status.looked_up && status.status == SymbolStatus::Loaded;
+    // Missing only where symbols were looked for: with no store given,
+    // nothing was (rust-minidump keeps no statistics without a source).
+    bool tried = status.looked_up && walk.symbols_given;
     modules.push_back(
         Object{{"base_addr", hex(module.base)},
                {"end_addr", hex(module.end())},
                {"debug_file", pathFileName(module.debug_file)},
                {"debug_id", module.debug_id},
                {"filename", pathFileName(module.code_file)},
-               {"code_id", module.code_id},
+               {"code_id", rustCodeId(module, snapshot.system.os)},
                {"version", orNull(module.version)},
                {"cert_subject", nullptr},
-               {"missing_symbols", status.looked_up && !loaded},
+               {"missing_symbols", tried && !loaded},
                {"loaded_symbols", loaded},
                {"corrupt_symbols",
                 status.looked_up && (status.corrupt || status.status == SymbolStatus::Corrupt)},
@@ -224,7 +217,7 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
   Array unloaded;
   for (const SnapshotModule& module : snapshot.unloaded_modules)
     unloaded.push_back(Object{{"base_addr", hex(module.base)},
-                              {"code_id", module.code_id},
+                              {"code_id", rustUnloadedCodeId(module)},
                               {"end_addr", hex(module.end())},
                               {"filename", pathFileName(module.code_file)},
                               {"cert_subject", nullptr}});
@@ -241,7 +234,7 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
       {"crashing_thread", walk.requesting ? Value(int64_t(*walk.requesting)) : Value(nullptr)},
       {"assertion", orNull(assertionText(snapshot))}};
   if (snapshot.crash) {
-    crash_info["type"] = crashType(snapshot);
+    crash_info["type"] = rustCrashType(snapshot);
     crash_info["address"] = hex(crashAddress(snapshot));
     crash_info["crash_inconsistencies"] = Array{};
   }
