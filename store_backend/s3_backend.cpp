@@ -23,6 +23,7 @@
 #include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -32,6 +33,19 @@
 namespace dumpsyms {
 
 namespace {
+
+// "<name>/<id>/<file>", no name empty or starting with '.': a file of the
+// store's layout, not the server's own (.uploads) or the .build-id index.
+bool isLayoutFile(llvm::StringRef relative) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  relative.split(parts, '/');
+  if (parts.size() != 3)
+    return false;
+  for (llvm::StringRef part : parts)
+    if (part.empty() || part.starts_with("."))
+      return false;
+  return true;
+}
 
 // A server answering a client must not wait long for a bucket: a couple of
 // quick tries, then the client gets an error and may ask again.
@@ -151,6 +165,31 @@ public:
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
+  }
+
+  // One walk of the whole listing, without a delimiter: each page says
+  // the size, ETag and date of a thousand objects, where listNames and
+  // stat would ask once per directory and once per file.
+  llvm::Expected<std::vector<ListedObject>> listFiles() override {
+    std::string prefix = location_.keyPrefix();
+    std::vector<ListedObject> files;
+    if (llvm::Error error = location_.walkListing(
+            "listing " + describe(), prefix, "",
+            [&](const std::string& url) { return send(request("GET", url)); },
+            [&](llvm::StringRef body) {
+              S3ObjectsPage parsed = parseObjectListingPage(body);
+              for (S3ListedObject& object : parsed.objects) {
+                llvm::StringRef relative(object.key);
+                if (!relative.consume_front(prefix) || !isLayoutFile(relative))
+                  continue;
+                files.push_back({relative.str(), {object.size, object.etag, object.mtime}});
+              }
+              return parsed.continuation;
+            }))
+      return error;
+    std::sort(files.begin(), files.end(),
+              [](const ListedObject& a, const ListedObject& b) { return a.relative < b.relative; });
+    return files;
   }
 
   std::string spoolDirectory() const override { return cache_dir_ + "/spool"; }

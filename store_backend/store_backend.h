@@ -28,6 +28,12 @@ struct OpenedObject {
   StoredObjectInfo info;
 };
 
+// A file a listing found, and what the backend knows of it.
+struct ListedObject {
+  std::string relative; // "<name>/<id>/<file>"
+  StoredObjectInfo info;
+};
+
 enum class PublishOutcome {
   Published, // the file is now there (new, or replaced with --replace)
   Same,      // the same bytes were there already: nothing changed
@@ -75,6 +81,14 @@ public:
   // The names one level under a store-relative directory ("" is the root),
   // for matching a name without regard to case; empty when there is none.
   virtual llvm::Expected<std::vector<std::string>> listNames(const std::string& relative_dir) = 0;
+
+  // Every file of the store's layout, <name>/<id>/<file>, none of whose
+  // names starts with '.' (the server's own files, the .build-id index),
+  // with what stat() says of it: what a catalog of the store reads. The
+  // default lists level by level and stats each file; a backend that can
+  // say it in one listing overrides it (S3: one ListObjectsV2 walk rather
+  // than a request per directory and per file).
+  virtual llvm::Expected<std::vector<ListedObject>> listFiles();
 
   // Where to spool an upload before it is checked and published: a
   // directory on the same file system as the store where that makes

@@ -5,6 +5,7 @@
 #include "store_catalog/catalog_header.h"
 
 #include <algorithm>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 #include <map>
 #include <optional>
@@ -24,23 +25,25 @@ struct SymbolFileReading {
 // A name a listing returned that the catalog looks at: not the store's own
 // (dot names: .build-id, .uploads, temporaries) and one a client could ask
 // for (an S3 listing may return any key).
-bool isCataloguedName(const std::string& name) {
-  return !name.empty() && name.front() != '.' && isSafeRelativePath(name);
+bool isCataloguedName(llvm::StringRef name) {
+  return !name.empty() && name.front() != '.' && isSafeRelativePath(name.str());
 }
 
-SymbolFileReading readSymbolFile(StoreBackend& store, const std::string& relative,
+// "<name>/<id>/<file>", each a catalogued name.
+bool isCataloguedPath(const std::string& relative) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  llvm::StringRef(relative).split(parts, '/');
+  return parts.size() == 3 && std::all_of(parts.begin(), parts.end(), isCataloguedName);
+}
+
+SymbolFileReading readSymbolFile(StoreBackend& store, const ListedObject& file,
                                  const std::unordered_map<std::string, CatalogEntry>& known) {
   SymbolFileReading reading;
-  llvm::Expected<std::optional<StoredObjectInfo>> info = store.stat(relative);
-  if (!info) {
-    reading.problem = "cannot read it: " + llvm::toString(info.takeError());
-    return reading;
-  }
-  if (!*info)
-    return reading; // removed since the listing
+  const std::string& relative = file.relative;
+  const StoredObjectInfo* info = &file.info;
   std::optional<CatalogEntry> entry;
   auto was = known.find(relative);
-  if (was != known.end() && !(*info)->etag.empty() && was->second.etag == (*info)->etag) {
+  if (was != known.end() && !info->etag.empty() && was->second.etag == info->etag) {
     entry = was->second;
   } else {
     llvm::Expected<std::string> head = store.readRange(relative, 0, kCatalogHeaderBytes);
@@ -55,9 +58,9 @@ SymbolFileReading readSymbolFile(StoreBackend& store, const std::string& relativ
     }
   }
   entry->relative_path = relative;
-  entry->size = (*info)->size;
-  entry->mtime = (*info)->mtime;
-  entry->etag = (*info)->etag;
+  entry->size = info->size;
+  entry->mtime = info->mtime;
+  entry->etag = info->etag;
   entry->kept.clear(); // gathered again: kept files change without the .sym
   entry->kept_bytes = 0;
   std::string expected =
@@ -82,19 +85,11 @@ struct KeptFiles {
   uint64_t bytes = 0;
 };
 
-KeptFiles statKept(StoreBackend& store, const std::vector<std::string>& paths,
-                   std::vector<std::string>& problems) {
+KeptFiles keptFiles(const std::vector<const ListedObject*>& files) {
   KeptFiles kept;
-  for (const std::string& path : paths) {
-    llvm::Expected<std::optional<StoredObjectInfo>> info = store.stat(path);
-    if (!info) {
-      problems.push_back(path + ": cannot read it: " + llvm::toString(info.takeError()));
-      continue;
-    }
-    if (!*info)
-      continue; // removed since the listing, or not a file (a directory)
-    kept.paths.push_back(path);
-    kept.bytes += (*info)->size;
+  for (const ListedObject* file : files) {
+    kept.paths.push_back(file->relative);
+    kept.bytes += file->info.size;
   }
   return kept;
 }
@@ -105,20 +100,28 @@ public:
       : store_(store), known_(known) {}
 
   llvm::Expected<CatalogReading> run() {
-    llvm::Expected<std::vector<std::string>> names = store_.listNames("");
-    if (!names)
-      return names.takeError();
-    for (const std::string& name : *names) {
-      if (!isCataloguedName(name))
+    llvm::Expected<std::vector<ListedObject>> files = store_.listFiles();
+    if (!files)
+      return files.takeError();
+    // Sorted by path, so each <name>/<id>/ directory's files are together.
+    std::sort(files->begin(), files->end(),
+              [](const ListedObject& a, const ListedObject& b) { return a.relative < b.relative; });
+    std::vector<const ListedObject*> directory;
+    auto directoryOf = [](const std::string& relative) {
+      return llvm::StringRef(relative).rsplit('/').first;
+    };
+    for (const ListedObject& file : *files) {
+      if (!isCataloguedPath(file.relative))
         continue;
-      llvm::Expected<std::vector<std::string>> ids = store_.listNames(name);
-      if (!ids)
-        return ids.takeError();
-      for (const std::string& id : *ids)
-        if (isCataloguedName(id))
-          if (llvm::Error error = readDirectory(name + "/" + id))
-            return error;
+      if (!directory.empty() &&
+          directoryOf(directory.front()->relative) != directoryOf(file.relative)) {
+        readDirectory(directory);
+        directory.clear();
+      }
+      directory.push_back(&file);
     }
+    if (!directory.empty())
+      readDirectory(directory);
     attachLinkedKept();
     std::sort(reading_.entries.begin(), reading_.entries.end(),
               [](const CatalogEntry& a, const CatalogEntry& b) {
@@ -129,22 +132,19 @@ public:
   }
 
 private:
-  llvm::Error readDirectory(const std::string& directory) {
-    llvm::Expected<std::vector<std::string>> files = store_.listNames(directory);
-    if (!files)
-      return files.takeError();
+  void readDirectory(const std::vector<const ListedObject*>& files) {
     std::optional<size_t> entry; // index in reading_.entries
     std::string links_to;
-    std::vector<std::string> others;
-    for (const std::string& file : *files) {
-      std::string path = directory + "/" + file;
-      if (!isCataloguedName(file) || isSymbolIndexPath(path))
+    std::vector<const ListedObject*> others;
+    for (const ListedObject* file : files) {
+      const std::string& path = file->relative;
+      if (isSymbolIndexPath(path))
         continue;
-      if (!llvm::StringRef(file).ends_with(".sym")) {
-        others.push_back(path);
+      if (!llvm::StringRef(path).ends_with(".sym")) {
+        others.push_back(file);
         continue;
       }
-      SymbolFileReading read = readSymbolFile(store_, path, known_);
+      SymbolFileReading read = readSymbolFile(store_, *file, known_);
       if (!read.problem.empty())
         reading_.problems.push_back(path + ": " + read.problem);
       if (read.entry && !read.links_to.empty()) {
@@ -160,8 +160,8 @@ private:
       }
     }
     if (others.empty())
-      return llvm::Error::success();
-    KeptFiles kept = statKept(store_, others, reading_.problems);
+      return;
+    KeptFiles kept = keptFiles(others);
     if (entry) {
       CatalogEntry& owner = reading_.entries[*entry];
       owner.kept = std::move(kept.paths);
@@ -174,7 +174,6 @@ private:
       for (const std::string& path : kept.paths)
         reading_.problems.push_back(path + ": not beside a symbol file");
     }
-    return llvm::Error::success();
   }
 
   // Files kept beside a code-id link (a PE where SSQP clients ask) belong

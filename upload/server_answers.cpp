@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 
 namespace dumpsyms {
 
@@ -221,6 +222,51 @@ S3DirectoryPage parseDirectoryListingPage(llvm::StringRef xml) {
   for (const std::string& common : xmlValues(xml, "CommonPrefixes"))
     for (const std::string& prefix : xmlValues(common, "Prefix"))
       page.common_prefixes.push_back(xmlUnescape(prefix));
+  auto truncated = xmlValues(xml, "IsTruncated");
+  auto next = xmlValues(xml, "NextContinuationToken");
+  if (!truncated.empty() && truncated.front() == "true" && !next.empty())
+    page.continuation = xmlUnescape(next.front());
+  return page;
+}
+
+std::optional<int64_t> parseIso8601Utc(llvm::StringRef text) {
+  // YYYY-MM-DDTHH:MM:SS, then optional fractions, then Z.
+  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':' || !text.ends_with("Z"))
+    return std::nullopt;
+  auto field = [&](size_t at, size_t length, int& out) {
+    return !text.substr(at, length).getAsInteger(10, out);
+  };
+  std::tm parts{};
+  int year = 0, month = 0;
+  if (!field(0, 4, year) || !field(5, 2, month) || !field(8, 2, parts.tm_mday) ||
+      !field(11, 2, parts.tm_hour) || !field(14, 2, parts.tm_min) || !field(17, 2, parts.tm_sec) ||
+      month < 1 || month > 12 || parts.tm_mday < 1 || parts.tm_mday > 31 || parts.tm_hour > 23 ||
+      parts.tm_min > 59 || parts.tm_sec > 60)
+    return std::nullopt;
+  parts.tm_year = year - 1900;
+  parts.tm_mon = month - 1;
+  return static_cast<int64_t>(timegm(&parts));
+}
+
+S3ObjectsPage parseObjectListingPage(llvm::StringRef xml) {
+  S3ObjectsPage page;
+  for (const std::string& contents : xmlValues(xml, "Contents")) {
+    auto keys = xmlValues(contents, "Key");
+    if (keys.empty())
+      continue;
+    S3ListedObject object;
+    object.key = xmlUnescape(keys.front());
+    auto sizes = xmlValues(contents, "Size");
+    if (sizes.empty() || llvm::StringRef(sizes.front()).getAsInteger(10, object.size))
+      continue;
+    auto etags = xmlValues(contents, "ETag");
+    object.etag = etags.empty() ? "" : xmlUnescape(etags.front());
+    auto dates = xmlValues(contents, "LastModified");
+    if (!dates.empty())
+      object.mtime = parseIso8601Utc(dates.front()).value_or(0);
+    page.objects.push_back(std::move(object));
+  }
   auto truncated = xmlValues(xml, "IsTruncated");
   auto next = xmlValues(xml, "NextContinuationToken");
   if (!truncated.empty() && truncated.front() == "true" && !next.empty())

@@ -65,6 +65,22 @@ struct S3DirectoryPage {
   std::optional<std::string> continuation; // set when there are more pages
 };
 S3DirectoryPage parseDirectoryListingPage(llvm::StringRef xml);
+// One ListObjectsV2 page with what it says of each object: its key, size,
+// ETag (quoted, as a HEAD gives it) and LastModified (ISO 8601, to seconds
+// since the epoch; 0 when unreadable).
+struct S3ListedObject {
+  std::string key;
+  uint64_t size = 0;
+  std::string etag;
+  int64_t mtime = 0;
+};
+struct S3ObjectsPage {
+  std::vector<S3ListedObject> objects;
+  std::optional<std::string> continuation; // set when there are more pages
+};
+S3ObjectsPage parseObjectListingPage(llvm::StringRef xml);
+// "2026-12-05T04:10:00.000Z" -> seconds since the epoch; none otherwise.
+std::optional<int64_t> parseIso8601Utc(llvm::StringRef text);
 // "<what>: HTTP <status> <Code>: <Message>" from an S3 error answer, else
 // describeFailure's line.
 std::string s3Failure(const std::string& what, const HttpResponse& response);

@@ -36,6 +36,7 @@ import subprocess
 import tempfile
 import urllib.parse
 
+import page_dom
 import test_stackwalk as walk
 import upload_servers as servers
 from common import Report, arguments, require_shared
@@ -148,6 +149,7 @@ def served(report, args, tmp, s3, px, store, files, tokens, core, a, b, d):
     other_spellings(report, a, b, d, files)
     requests_of_a(report, px, files)
     missing(report, a, b, files)
+    pages(report, core, files, b, d)  # (before the uploads, which add to the bucket alone)
     uploads(report, args, tmp, s3, a, b, files)
     lost_races(report, args, tmp, s3, px, a)
     stackwalk(report, args, tmp, core, store, b)
@@ -391,6 +393,67 @@ def lost_races(report, args, tmp, s3, px, a):
         if s3.get(f"{PREFIX}/{relative}") != rival:
             report.fail(f"race ({case} bytes): the bucket no longer holds the rival's object")
     report.note("lost races: the rival's same bytes a no-op, other bytes 409, its object kept")
+
+
+def page_values(server, path, body=None, headers=None):
+    """The data- attributes a page marks its values with (docs/PAGES.md),
+    as (id or class, attribute, key) -> value, and the status."""
+    status, _, html = server.request("POST" if body else "GET", path, body=body, headers=headers)
+    dom = page_dom.parse(html.decode("utf-8"))
+    values = {}
+    for element in dom.elements():
+        for name in ("data-stat", "data-count", "data-bytes"):
+            if name in element.attrs:
+                values[(name, element.attrs[name])] = element.attrs.get("data-value")
+        if "frame" in element.attrs.get("class", "").split():
+            for key in ("data-module", "data-function", "data-file", "data-line", "data-trust"):
+                values[("frame", len([k for k in values if k[0] == "frame"]), key)] = element.attrs.get(key)
+    return status, values
+
+
+def multipart(fields):
+    """A multipart/form-data body of (name, filename or None, bytes)."""
+    boundary = "----s3pages7f3e"
+    parts = []
+    for name, filename, data in fields:
+        disposition = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename else "")
+        parts.append(f"--{boundary}\r\nContent-Disposition: {disposition}\r\n\r\n".encode() + data + b"\r\n")
+    body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+    return body, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+
+
+def pages(report, core, files, s3_server, directory_server):
+    """The pages read the store through its backend: over the bucket (B) they
+    show what they show over the directory (D): the store's numbers, each
+    module's counts and coverage, and a walk of the core (B's symbols
+    mirrored from the bucket)."""
+    key = f"?key={TOKEN}"
+    s3_status, s3_values = page_values(s3_server, "/" + key)
+    d_status, d_values = page_values(directory_server, "/")
+    if s3_status != 200 or s3_values != d_values or not s3_values:
+        report.fail(f"the store page over S3: HTTP {s3_status} {s3_values}, over the directory {d_values}")
+    compared = 0
+    for relative in sorted(files):
+        name, debug_id, _ = relative.split("/")
+        path = f"/ui/module/{urllib.parse.quote(name)}/{debug_id}"
+        s3_status, s3_values = page_values(s3_server, path + key)
+        d_status, d_values = page_values(directory_server, path)
+        if s3_status != 200 or s3_values != d_values or ("data-count", "FUNC") not in s3_values:
+            report.fail(f"{path} over S3: HTTP {s3_status}, {len(s3_values)} values; over the directory "
+                        f"HTTP {d_status}, {len(d_values)}: {sorted(set(s3_values.items()) ^ set(d_values.items()))[:4]}")
+        compared += 1
+    with open(core, "rb") as fh:
+        dump = fh.read()
+    body, headers = multipart([("dump", "gcore.lib", dump), ("token", None, TOKEN.encode())])
+    s3_status, s3_walk = page_values(s3_server, "/ui/walk", body, headers)
+    body, headers = multipart([("dump", "gcore.lib", dump)])
+    d_status, d_walk = page_values(directory_server, "/ui/walk", body, headers)
+    functions = [v for k, v in s3_walk.items() if k[0] == "frame" and k[2] == "data-function" and v]
+    if s3_status != 200 or s3_walk != d_walk or not functions:
+        report.fail(f"the walk page over S3: HTTP {s3_status}, {len(functions)} named frames; over the "
+                    f"directory HTTP {d_status}: {sorted(set(s3_walk.items()) ^ set(d_walk.items()))[:4]}")
+    report.note(f"pages over S3 equal the directory's: the store page, {compared} module pages, a walk "
+                f"of {len(functions)} named frames")
 
 
 def stackwalk(report, args, tmp, core, store, server):

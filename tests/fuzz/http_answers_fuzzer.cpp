@@ -55,6 +55,8 @@ int httpAnswers(const uint8_t* data, size_t size) {
   (void)createUploadAnswer(answer);
   (void)completeUploadAnswer(answer);
   (void)parseListingPage(answer.body);
+  (void)parseDirectoryListingPage(answer.body);
+  (void)parseObjectListingPage(answer.body);
   (void)s3Failure("PUT s3://bucket/key", answer);
   if (auto parsed = parseBoundedJson(answer.body); !parsed)
     llvm::consumeError(parsed.takeError());

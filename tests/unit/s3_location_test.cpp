@@ -79,6 +79,30 @@ TEST(ServerAnswers, DirectoryListingPage) {
   EXPECT_TRUE(parseDirectoryListingPage("").keys.empty());
 }
 
+TEST(ServerAnswers, ObjectListingPage) {
+  // As S3 answers ListObjectsV2 without a delimiter: each object's size,
+  // quoted ETag and date; an object without a size is not taken.
+  S3ObjectsPage page = parseObjectListingPage(
+      "<ListBucketResult><IsTruncated>true</IsTruncated>"
+      "<NextContinuationToken>t1</NextContinuationToken>"
+      "<Contents><Key>p/a&amp;b/ID/a.sym</Key><LastModified>2026-12-05T04:10:09.123Z"
+      "</LastModified><ETag>&quot;5f3a&quot;</ETag><Size>1234</Size></Contents>"
+      "<Contents><Key>p/x</Key><ETag>\"e\"</ETag><Size>oops</Size></Contents>"
+      "<Contents><Key>p/y</Key><Size>0</Size><LastModified>yesterday</LastModified></Contents>"
+      "</ListBucketResult>");
+  ASSERT_EQ(page.objects.size(), 2u);
+  EXPECT_EQ(page.objects[0].key, "p/a&b/ID/a.sym");
+  EXPECT_EQ(page.objects[0].size, 1234u);
+  EXPECT_EQ(page.objects[0].etag, "\"5f3a\"");
+  EXPECT_EQ(page.objects[0].mtime, 1796443809);
+  EXPECT_EQ(page.objects[1].key, "p/y");
+  EXPECT_EQ(page.objects[1].mtime, 0);
+  EXPECT_EQ(page.continuation, "t1");
+  EXPECT_EQ(parseIso8601Utc("1970-01-01T00:00:00Z"), 0);
+  EXPECT_FALSE(parseIso8601Utc("2026-13-01T00:00:00Z"));
+  EXPECT_FALSE(parseIso8601Utc("2026-12-05 04:10:09Z"));
+}
+
 // One gzip member of `data`, as zlib writes it (RFC 1952).
 std::string gzipMember(const std::string& data) {
   z_stream stream = {};
