@@ -69,6 +69,37 @@ std::string linuxReason(const SnapshotCrash& crash) {
 
 // A few NTSTATUS values an in-page error carries (the I/O error that
 // kept the page from being read); others are printed as numbers.
+const char* windowsExceptionName(uint32_t code) {
+  static const std::map<uint32_t, const char*> kExceptions = {
+      {0x80000001, "EXCEPTION_GUARD_PAGE"},
+      {0x80000002, "EXCEPTION_DATATYPE_MISALIGNMENT"},
+      {0x80000003, "EXCEPTION_BREAKPOINT"},
+      {0x80000004, "EXCEPTION_SINGLE_STEP"},
+      {0xc0000005, "EXCEPTION_ACCESS_VIOLATION"},
+      {0xc0000006, "EXCEPTION_IN_PAGE_ERROR"},
+      {0xc0000008, "EXCEPTION_INVALID_HANDLE"},
+      {0xc000001d, "EXCEPTION_ILLEGAL_INSTRUCTION"},
+      {0xc0000025, "EXCEPTION_NONCONTINUABLE_EXCEPTION"},
+      {0xc0000026, "EXCEPTION_INVALID_DISPOSITION"},
+      {0xc000008c, "EXCEPTION_BOUNDS_EXCEEDED"},
+      {0xc000008d, "EXCEPTION_FLT_DENORMAL_OPERAND"},
+      {0xc000008e, "EXCEPTION_FLT_DIVIDE_BY_ZERO"},
+      {0xc000008f, "EXCEPTION_FLT_INEXACT_RESULT"},
+      {0xc0000090, "EXCEPTION_FLT_INVALID_OPERATION"},
+      {0xc0000091, "EXCEPTION_FLT_OVERFLOW"},
+      {0xc0000092, "EXCEPTION_FLT_STACK_CHECK"},
+      {0xc0000093, "EXCEPTION_FLT_UNDERFLOW"},
+      {0xc0000094, "EXCEPTION_INT_DIVIDE_BY_ZERO"},
+      {0xc0000095, "EXCEPTION_INT_OVERFLOW"},
+      {0xc0000096, "EXCEPTION_PRIV_INSTRUCTION"},
+      {0xc00000fd, "EXCEPTION_STACK_OVERFLOW"},
+      {0xc0000194, "EXCEPTION_POSSIBLE_DEADLOCK"},
+      {0xe0000008, "Out of Memory"},
+      {0xe06d7363, "Unhandled C++ Exception"},
+      {0x0517a7ed, "Simulated Exception"}};
+  return lookup(kExceptions, code);
+}
+
 const char* ntStatusName(uint32_t status) {
   static const std::map<uint32_t, const char*> kNames = {
       {0xc0000006, "STATUS_IN_PAGE_ERROR"},
@@ -174,34 +205,11 @@ const char* fastFailName(uint64_t code) {
 namespace {
 
 std::string windowsReason(const SnapshotCrash& crash) {
+  // Breakpad's names beyond the exceptions both forms name alike.
   static const std::map<uint32_t, const char*> kCodes = {
       {0x40010005, "DBG_CONTROL_C"},
-      {0x80000001, "EXCEPTION_GUARD_PAGE"},
-      {0x80000002, "EXCEPTION_DATATYPE_MISALIGNMENT"},
-      {0x80000003, "EXCEPTION_BREAKPOINT"},
-      {0x80000004, "EXCEPTION_SINGLE_STEP"},
-      {0xc0000008, "EXCEPTION_INVALID_HANDLE"},
-      {0xc000001d, "EXCEPTION_ILLEGAL_INSTRUCTION"},
-      {0xc0000025, "EXCEPTION_NONCONTINUABLE_EXCEPTION"},
-      {0xc0000026, "EXCEPTION_INVALID_DISPOSITION"},
-      {0xc000008c, "EXCEPTION_BOUNDS_EXCEEDED"},
-      {0xc000008d, "EXCEPTION_FLT_DENORMAL_OPERAND"},
-      {0xc000008e, "EXCEPTION_FLT_DIVIDE_BY_ZERO"},
-      {0xc000008f, "EXCEPTION_FLT_INEXACT_RESULT"},
-      {0xc0000090, "EXCEPTION_FLT_INVALID_OPERATION"},
-      {0xc0000091, "EXCEPTION_FLT_OVERFLOW"},
-      {0xc0000092, "EXCEPTION_FLT_STACK_CHECK"},
-      {0xc0000093, "EXCEPTION_FLT_UNDERFLOW"},
-      {0xc0000094, "EXCEPTION_INT_DIVIDE_BY_ZERO"},
-      {0xc0000095, "EXCEPTION_INT_OVERFLOW"},
-      {0xc0000096, "EXCEPTION_PRIV_INSTRUCTION"},
-      {0xc00000fd, "EXCEPTION_STACK_OVERFLOW"},
       {0xc00000ff, "EXCEPTION_BAD_FUNCTION_TABLE"},
-      {0xc0000194, "EXCEPTION_POSSIBLE_DEADLOCK"},
-      {0xc0000374, "EXCEPTION_HEAP_CORRUPTION"},
-      {0xe0000008, "Out of Memory"},
-      {0xe06d7363, "Unhandled C++ Exception"},
-      {0x0517a7ed, "Simulated Exception"}};
+      {0xc0000374, "EXCEPTION_HEAP_CORRUPTION"}};
   const std::vector<uint64_t>& p = crash.parameters;
   auto access = [&](const std::string& base) {
     if (p.empty())
@@ -234,6 +242,8 @@ std::string windowsReason(const SnapshotCrash& crash) {
     return "EXCEPTION_STACK_BUFFER_OVERRUN";
   }
   const char* name = lookup(kCodes, crash.code);
+  if (!name)
+    name = windowsExceptionName(crash.code);
   return name ? name : "";
 }
 

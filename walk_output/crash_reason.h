@@ -16,6 +16,10 @@ std::string crashReason(const ProcessSnapshot& snapshot);
 // The name of an NTSTATUS an in-page error carries ("STATUS_IO_DEVICE_ERROR"),
 // for the few Breakpad names; nullptr for others.
 const char* ntStatusName(uint32_t status);
+// A Windows exception code's name as Breakpad and rust-minidump both write
+// it (EXCEPTION_ACCESS_VIOLATION, "Unhandled C++ Exception"); each form
+// names a few codes its own way before asking this.
+const char* windowsExceptionName(uint32_t code);
 
 // A __fastfail code's name without its "FAST_FAIL_" ("FATAL_APP_EXIT"), as
 // Breakpad names them; nullptr for codes it does not name.

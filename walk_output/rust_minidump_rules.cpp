@@ -75,35 +75,10 @@ std::string linuxType(const SnapshotCrash& crash) {
 // the kind of access (and the in-page error's NTSTATUS), a stack buffer
 // overrun with its __fastfail code.
 std::string windowsType(const SnapshotCrash& crash) {
+  // rust-minidump's names beyond the exceptions both forms name alike:
+  // codes it names as NTSTATUS values, not as exceptions.
   static const std::map<uint32_t, const char*> kExceptions = {
-      {0x80000001, "EXCEPTION_GUARD_PAGE"},
-      {0x80000002, "EXCEPTION_DATATYPE_MISALIGNMENT"},
-      {0x80000003, "EXCEPTION_BREAKPOINT"},
-      {0x80000004, "EXCEPTION_SINGLE_STEP"},
-      {0xc0000005, "EXCEPTION_ACCESS_VIOLATION"},
-      {0xc0000006, "EXCEPTION_IN_PAGE_ERROR"},
-      {0xc0000008, "EXCEPTION_INVALID_HANDLE"},
-      {0xc000001d, "EXCEPTION_ILLEGAL_INSTRUCTION"},
-      {0xc0000025, "EXCEPTION_NONCONTINUABLE_EXCEPTION"},
-      {0xc0000026, "EXCEPTION_INVALID_DISPOSITION"},
-      {0xc000008c, "EXCEPTION_BOUNDS_EXCEEDED"},
-      {0xc000008d, "EXCEPTION_FLT_DENORMAL_OPERAND"},
-      {0xc000008e, "EXCEPTION_FLT_DIVIDE_BY_ZERO"},
-      {0xc000008f, "EXCEPTION_FLT_INEXACT_RESULT"},
-      {0xc0000090, "EXCEPTION_FLT_INVALID_OPERATION"},
-      {0xc0000091, "EXCEPTION_FLT_OVERFLOW"},
-      {0xc0000092, "EXCEPTION_FLT_STACK_CHECK"},
-      {0xc0000093, "EXCEPTION_FLT_UNDERFLOW"},
-      {0xc0000094, "EXCEPTION_INT_DIVIDE_BY_ZERO"},
-      {0xc0000095, "EXCEPTION_INT_OVERFLOW"},
-      {0xc0000096, "EXCEPTION_PRIV_INSTRUCTION"},
-      {0xc00000fd, "EXCEPTION_STACK_OVERFLOW"},
-      {0xc0000194, "EXCEPTION_POSSIBLE_DEADLOCK"},
-      {0xe0000008, "Out of Memory"},
-      {0xe06d7363, "Unhandled C++ Exception"},
       {0xe0434352, "MANAGED_EXCEPTION_CODE_V4"},
-      {0x0517a7ed, "Simulated Exception"},
-      // Codes named as NTSTATUS values, not as exceptions.
       {0x40010005, "DBG_CONTROL_C"},
       {0xc00000ff, "STATUS_BAD_FUNCTION_TABLE"},
       {0xc0000374, "STATUS_HEAP_CORRUPTION"},
@@ -134,6 +109,8 @@ std::string windowsType(const SnapshotCrash& crash) {
            (name ? "FAST_FAIL_" + std::string(name) : hex8(code));
   }
   const char* name = lookup(kExceptions, crash.code);
+  if (!name)
+    name = windowsExceptionName(crash.code);
   // (rust-minidump also names NTSTATUS and winerror codes; we know few.)
   return name ? name : "unknown " + hex8(crash.code);
 }
