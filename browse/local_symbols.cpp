@@ -1,6 +1,6 @@
 #include "browse/local_symbols.h"
 
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>

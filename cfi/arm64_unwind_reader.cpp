@@ -1,6 +1,6 @@
 #include "cfi/arm64_unwind_reader.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include "cfi/postfix_evaluator.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <charconv>
 #include <llvm/BinaryFormat/ELF.h>

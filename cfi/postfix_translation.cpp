@@ -1,6 +1,6 @@
 #include "cfi/postfix_translation.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <algorithm>
 #include <llvm/BinaryFormat/Dwarf.h>

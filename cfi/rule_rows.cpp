@@ -1,6 +1,6 @@
 #include "cfi/rule_rows.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/Dwarf.h>

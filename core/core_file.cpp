@@ -1,7 +1,7 @@
 #include "core/core_file.h"
 
 #include "core/core_registers.h"
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 #include <algorithm>
 #include <llvm/BinaryFormat/ELF.h>

@@ -1,6 +1,6 @@
 #include "core/core_modules.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "object/identifiers.h"
 
 #include <algorithm>

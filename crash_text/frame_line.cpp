@@ -1,6 +1,6 @@
 #include "crash_text/frame_line.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <regex>
 

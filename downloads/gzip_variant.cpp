@@ -1,6 +1,6 @@
 #include "downloads/gzip_variant.h"
 
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
 
 #include <cerrno>
 #include <cstring>

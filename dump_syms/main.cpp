@@ -1,13 +1,14 @@
 // dump_syms: writes the Breakpad symbol file of a binary (ELF, PDB/PE,
 // Mach-O): the command line, progress and exit codes over dump_flow/.
-#include "command_line/shared_options.h"
+#include "common/command_line/command_line.h"
+#include "common/files/atomic_file.h"
+#include "common/progress/progress.h"
 #include "dump_flow/dump_module.h"
 #include "dump_flow/options.h"
 #include "dump_syms/manual.h"
-#include "dump_syms/progress.h"
-#include "store/atomic_file.h"
 #include "store/layout.h"
 #include "symbol_writer/text_writer.h"
+#include "tools/shared_flags/dump_flags.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "dwarf/breakpad_forward_references.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>

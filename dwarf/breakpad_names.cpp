@@ -1,7 +1,7 @@
 #include "dwarf/breakpad_names.h"
 
+#include "common/limits/input_limits.h"
 #include "dwarf/breakpad_language.h"
-#include "limits/input_limits.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
 

@@ -1,6 +1,6 @@
 #include "dwarf/function_names.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "object/demangle.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>

@@ -1,9 +1,9 @@
 #include "dwarf/unit_extractor.h"
 
+#include "common/limits/input_limits.h"
 #include "dwarf/breakpad_names.h"
 #include "dwarf/function_names.h"
 #include "dwarf/unit_line_table.h"
-#include "limits/input_limits.h"
 
 #include <algorithm>
 #include <llvm/BinaryFormat/Dwarf.h>

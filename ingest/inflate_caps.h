@@ -1,8 +1,8 @@
 // How far an upload may inflate (a Tecken zip's entries, a gzip PUT body):
-// by default limits/input_limits.h's; tests lower them.
+// by default common/limits/input_limits.h's; tests lower them.
 #pragma once
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <cstdint>
 

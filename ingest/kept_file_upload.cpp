@@ -6,8 +6,8 @@
 // holds the module's .sym (or, for a PE at its SSQP path
 // <code_file>/<CODE_ID>/<code_file>, the code-id copy of its .sym), an entry
 // only when it parses and every file it names is in the store.
+#include "common/limits/input_limits.h"
 #include "ingest/upload_handlers.h"
-#include "limits/input_limits.h"
 #include "store/code_id_index.h"
 #include "store/layout.h"
 

@@ -2,8 +2,8 @@
 // into the store under ".uploads/<key>" (a dot-directory listings and
 // downloads pass over) and read back when the upload is completed, so each
 // of the four requests may reach another server over the same store.
+#include "common/limits/input_limits.h"
 #include "ingest/upload_handlers.h"
-#include "limits/input_limits.h"
 #include "store/layout.h"
 #include "symbol_protocols/auth.h"
 #include "symbol_protocols/sym_upload_v2.h"

@@ -1,6 +1,6 @@
 #include "ingest/upload_checks.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "store/layout.h"
 #include "symbol_writer/text_reader.h"
 

@@ -37,7 +37,7 @@ struct UploadCounters {
 
 struct UploadSettings {
   bool replace = false; // --replace: other bytes for an existing key replace them
-  InflateCaps caps;     // zip and gzip bodies (limits/input_limits.h)
+  InflateCaps caps;     // zip and gzip bodies (common/limits/input_limits.h)
 };
 
 class UploadService {

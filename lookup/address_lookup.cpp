@@ -1,6 +1,6 @@
 #include "lookup/address_lookup.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 #include "symbol_index/index_sink.h"
 #include "symbol_index/owned_buffer.h"
 #include "symbol_writer/text_reader.h"

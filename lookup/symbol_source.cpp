@@ -1,6 +1,6 @@
 #include "lookup/symbol_source.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 #include "store/layout.h"
 #include "symbol_writer/text_stream.h"
 

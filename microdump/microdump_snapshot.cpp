@@ -1,9 +1,9 @@
 #include "microdump/microdump_snapshot.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "microdump/microdump_records.h"
 #include "minidump/cpu_context.h"
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 #include <algorithm>
 #include <llvm/ADT/StringExtras.h>

@@ -2,7 +2,7 @@
 // completion.
 #pragma once
 
-#include "command_line/manual.h"
+#include "common/command_line/manual.h"
 
 namespace dumpsyms {
 

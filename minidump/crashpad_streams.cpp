@@ -3,7 +3,7 @@
 // its list annotations, simple annotations and annotation objects (named,
 // typed values; the string ones are kept). Every RVA is bounds-checked;
 // counts are bounded by what the stream and the file hold.
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "minidump/stream_reader.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "minidump/linux_maps.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <algorithm>
 #include <llvm/Support/Endian.h>

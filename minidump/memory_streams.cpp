@@ -1,5 +1,5 @@
 // MemoryList and Memory64List.
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "minidump/stream_reader.h"
 
 #include <llvm/Support/Endian.h>

@@ -1,6 +1,6 @@
 #include "minidump/minidump_bytes.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/ConvertUTF.h>

@@ -1,7 +1,7 @@
 #include "minidump/minidump_snapshot.h"
 
 #include "minidump/stream_reader.h"
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 namespace dumpsyms {
 

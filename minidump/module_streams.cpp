@@ -1,6 +1,6 @@
 // ModuleList (identities from CodeView records), UnloadedModuleList, and
 // each module's extent from the maps.
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "minidump/module_identity.h"
 #include "minidump/stream_reader.h"
 

@@ -1,6 +1,6 @@
 // SystemInfo, MiscInfo, BreakpadInfo, AssertionInfo and the Linux streams
 // (cpuinfo, status, lsb-release, cmdline, environ, auxv, maps).
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "minidump/linux_maps.h"
 #include "minidump/stream_reader.h"
 

@@ -1,7 +1,7 @@
 #include "minidump/stream_directory.h"
 
-#include "limits/input_limits.h"
-#include "object/elf_image.h"
+#include "common/limits/input_limits.h"
+#include "common/errors/file_error.h"
 
 #include <llvm/BinaryFormat/Minidump.h>
 

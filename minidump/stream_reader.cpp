@@ -1,7 +1,7 @@
 // The shared parts of the stream readers: list entries, contexts, names.
 #include "minidump/stream_reader.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <llvm/ADT/StringExtras.h>
 

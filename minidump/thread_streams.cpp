@@ -1,8 +1,8 @@
 // ThreadList, ThreadNameList and Exception (whose context replaces the
 // crashing thread's).
-#include "limits/input_limits.h"
-#include "object/elf_image.h"
+#include "common/limits/input_limits.h"
 #include "minidump/stream_reader.h"
+#include "common/errors/file_error.h"
 
 #include <algorithm>
 #include <llvm/Support/Endian.h>

@@ -1,6 +1,6 @@
 #include "object/elf_image.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "object/compressed_section.h"
 #include "object/legacy_zdebug.h"
 
@@ -15,10 +15,6 @@ namespace dumpsyms {
 
 using namespace llvm;
 using namespace llvm::object;
-
-Error fileError(const std::string& path, const Twine& message) {
-  return createStringError(inconvertibleErrorCode(), "%s: %s", path.c_str(), message.str().c_str());
-}
 
 bool plausibleInflatedSize(uint64_t inflated, uint64_t compressed) {
   return inflated <= compressed * limits::kMaxInflateRatio + limits::kInflateSlack;

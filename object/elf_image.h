@@ -2,6 +2,7 @@
 // the header facts the later stages need (machine, sections, segments).
 #pragma once
 
+#include "common/errors/file_error.h"
 #include "symbol_writer/module.h"
 
 #include <cstdint>
@@ -124,8 +125,5 @@ bool plausibleInflatedSize(uint64_t inflated, uint64_t compressed);
 // "section 'NAME' claims to inflate to N bytes: ... over the limit ...".
 std::string implausibleInflation(const std::string& section, uint64_t inflated,
                                  uint64_t compressed);
-
-// An error that names the file, as every message of the tool does.
-llvm::Error fileError(const std::string& path, const llvm::Twine& message);
 
 } // namespace dumpsyms

@@ -1,6 +1,6 @@
 #include "object/mini_debug_info.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <lzma.h>
 

@@ -1,6 +1,6 @@
 #include "pdb/dia_local_names.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <llvm/DebugInfo/CodeView/LazyRandomTypeCollection.h>
 #include <llvm/DebugInfo/CodeView/TypeDeserializer.h>

@@ -1,6 +1,6 @@
 #include "pdb/module_symbols.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "pdb/inline_annotations.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "pdb/omap.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include "pdb/undname_printer.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <llvm/Demangle/MicrosoftDemangle.h>
 #include <llvm/Demangle/MicrosoftDemangleNodes.h>

@@ -1,6 +1,6 @@
 #include "pe/pe_exports.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <cstring>
 #include <fmt/format.h>

@@ -1,16 +1,16 @@
 #include "serve/serve_command.h"
 
 #include "browse/browse_service.h"
+#include "common/files/user_cache_dir.h"
+#include "common/limits/input_limits.h"
 #include "downloads/download_service.h"
 #include "http_server/http_server.h"
 #include "http_server/listen_address.h"
 #include "ingest/upload_service.h"
-#include "limits/input_limits.h"
 #include "serve/access_log.h"
 #include "serve/metrics.h"
 #include "serve/symbol_service.h"
 #include "serve/tokens.h"
-#include "store/user_cache_dir.h"
 #include "store_backend/store_backend.h"
 #include "store_catalog/store_catalog.h"
 

@@ -3,7 +3,7 @@
 #include "core/core_snapshot.h"
 #include "microdump/microdump_snapshot.h"
 #include "minidump/minidump_snapshot.h"
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 #include "store/bundled_symbols.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "stackwalk/stack_walker.h"
 
 #include "cfi/register_names.h"
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
 #include "stackwalk/cpu_unwinder.h"
 

@@ -1,6 +1,6 @@
 #include "store/code_id_index.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "store/manifest.h"
 
-#include "object/elf_image.h"
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
+#include "common/errors/file_error.h"
 
 #include <llvm/Support/FormatVariadic.h>
 

@@ -1,6 +1,6 @@
 #include "store/store_listing.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 #include "store/layout.h"
 
 #include <algorithm>

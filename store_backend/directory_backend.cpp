@@ -1,6 +1,6 @@
 #include "store_backend/directory_backend.h"
 
-#include "store/file_compare.h"
+#include "common/files/file_compare.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,6 +1,6 @@
 // The S3 store backend: every call is one or a few signed requests to the
 // bucket (HEAD, GET, ranged GET, ListObjectsV2, PUT, DELETE), over the upload
-// client's HTTP and signing code (upload/http_client.h, upload/s3_location.h).
+// client's HTTP and signing code (common/http/http_client.h, upload/s3_location.h).
 // Objects stored gzip-encoded (symstore upload --gzip) are served decoded.
 // Nothing is remembered between calls except whole objects cached on disk
 // under their key's hash and their ETag, and a cached copy is used only after
@@ -8,12 +8,12 @@
 // the same answers.
 #include "store_backend/s3_backend.h"
 
-#include "limits/input_limits.h"
-#include "store/user_cache_dir.h"
+#include "common/files/user_cache_dir.h"
+#include "upload/s3_answers.h"
+#include "common/http/retry_policy.h"
+#include "common/limits/input_limits.h"
 #include "store_backend/gunzip_file.h"
-#include "upload/retry_policy.h"
 #include "upload/s3_location.h"
-#include "upload/server_answers.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,9 +1,9 @@
 #include "symbol_index/index_cache.h"
 
-#include "object/elf_image.h"
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
+#include "common/files/user_cache_dir.h"
+#include "common/errors/file_error.h"
 #include "store/layout.h"
-#include "store/user_cache_dir.h"
 #include "symbol_index/index_output.h"
 #include "symbol_index/index_sink.h"
 #include "symbol_index/owned_buffer.h"

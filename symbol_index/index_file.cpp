@@ -1,6 +1,6 @@
 #include "symbol_index/index_file.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 #include <llvm/Support/xxhash.h>
 

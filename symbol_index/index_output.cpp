@@ -1,6 +1,6 @@
 #include "symbol_index/index_output.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "symbol_index/index_sink.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 #include "symbol_index/sym_stamp.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "symbol_server/symbol_cache.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 #include <cstdlib>
 #include <fcntl.h>

@@ -4,8 +4,8 @@
 // server did not have, so that a miss is not asked again for a while.
 #pragma once
 
-#include "store/atomic_file.h"
-#include "store/user_cache_dir.h"
+#include "common/files/atomic_file.h"
+#include "common/files/user_cache_dir.h"
 
 #include <chrono>
 #include <llvm/Support/Error.h>

@@ -1,8 +1,8 @@
 #include "symbol_server/symbol_servers.h"
 
-#include "limits/input_limits.h"
+#include "common/http/http_answers.h"
+#include "common/limits/input_limits.h"
 #include "store/layout.h"
-#include "upload/server_answers.h"
 
 #include <algorithm>
 #include <cstdio>

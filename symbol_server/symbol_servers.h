@@ -8,9 +8,9 @@
 // and not asked again in this run, and the caller goes on without it.
 #pragma once
 
+#include "common/http/retry_policy.h"
 #include "symbol_server/symbol_attempt.h"
 #include "symbol_server/symbol_cache.h"
-#include "upload/retry_policy.h"
 
 #include <functional>
 #include <optional>

@@ -1,9 +1,9 @@
 #include "symbol_server/windows_symbol_fetch.h"
 
-#include "limits/input_limits.h"
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
+#include "common/http/http_answers.h"
+#include "common/limits/input_limits.h"
 #include "symbol_server/cab_archive.h"
-#include "upload/server_answers.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -9,8 +9,8 @@
 // reported once and not asked again in this run.
 #pragma once
 
+#include "common/http/retry_policy.h"
 #include "symbol_server/windows_symbol_path.h"
-#include "upload/retry_policy.h"
 
 #include <functional>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "symbol_writer/text_reader.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <algorithm>
 #include <llvm/ADT/SmallVector.h>

@@ -1,6 +1,6 @@
 #include "symbol_writer/text_stream.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <cerrno>
 #include <cstring>

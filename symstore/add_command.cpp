@@ -1,10 +1,10 @@
 #include "symstore/add_command.h"
 
-#include "limits/bounded_json.h"
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
+#include "common/limits/bounded_json.h"
+#include "common/progress/file_progress.h"
 #include "symstore/child_process.h"
 #include "symstore/dump_scheduler.h"
-#include "symstore/file_progress.h"
 #include "symstore/memory_limit.h"
 
 #include <chrono>

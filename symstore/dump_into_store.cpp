@@ -1,9 +1,9 @@
 #include "symstore/dump_into_store.h"
 
+#include "common/files/atomic_file.h"
+#include "common/files/file_compare.h"
 #include "dump_flow/dump_module.h"
-#include "store/atomic_file.h"
 #include "store/code_id_index.h"
-#include "store/file_compare.h"
 #include "store/layout.h"
 #include "symbol_index/index_cache.h"
 #include "symstore/kept_binaries.h"

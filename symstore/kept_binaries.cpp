@@ -1,5 +1,7 @@
 #include "symstore/kept_binaries.h"
 
+#include "common/files/atomic_file.h"
+#include "common/files/file_compare.h"
 #include "dump_flow/macho_flow.h"
 #include "locate/debug_file_locator.h"
 #include "locate/debug_links.h"
@@ -7,8 +9,6 @@
 #include "object/identifiers.h"
 #include "pdb/pdb_file.h"
 #include "pe/pe_image.h"
-#include "store/atomic_file.h"
-#include "store/file_compare.h"
 #include "store/layout.h"
 #include "symbol_writer/diagnostics.h"
 

@@ -1,13 +1,14 @@
 // symstore: symbol stores for whole releases. `add` dumps every binary of a
 // release into a store, `upload` sends a store to a symbol server, and
 // `dump-one` (internal) is the child process that dumps one binary for `add`.
-#include "command_line/shared_options.h"
+#include "common/command_line/command_line.h"
 #include "dump_flow/options.h"
 #include "serve/serve_command.h"
 #include "symstore/add_command.h"
 #include "symstore/dump_into_store.h"
 #include "symstore/manual.h"
 #include "symstore/memory_limit.h"
+#include "tools/shared_flags/dump_flags.h"
 #include "upload/upload_runner.h"
 
 #include <CLI/CLI.hpp>

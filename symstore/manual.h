@@ -1,7 +1,7 @@
 // symstore's manual: the source of its --help footer, man page and completion.
 #pragma once
 
-#include "command_line/manual.h"
+#include "common/command_line/manual.h"
 
 namespace dumpsyms {
 

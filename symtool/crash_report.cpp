@@ -1,6 +1,6 @@
 #include "symtool/crash_report.h"
 
-#include "limits/bounded_json.h"
+#include "common/limits/bounded_json.h"
 #include "lookup/crash_symbolizer.h"
 #include "symtool/output.h"
 

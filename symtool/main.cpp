@@ -2,10 +2,10 @@
 // `symbolize` resolves crash text; `validate` checks files against the
 // format's grammar and the rules the processor depends on; `stats` counts;
 // `diff` compares two builds; `stackwalk` unwinds a core file's threads.
-#include "command_line/shared_options.h"
+#include "common/command_line/command_line.h"
+#include "common/limits/bounded_json.h"
+#include "common/limits/input_limits.h"
 #include "crash_text/frame_line.h"
-#include "limits/bounded_json.h"
-#include "limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
 #include "lookup/symbol_source.h"
 #include "stackwalk/symbol_explain.h"

@@ -16,6 +16,7 @@
 #include "symbol_protocols/auth.h"
 #include "symbol_protocols/breakpad_v1.h"
 #include "symbol_protocols/sym_upload_v2.h"
+#include "symbol_protocols/sym_upload_v2_answers.h"
 #include "upload/protocols.h"
 
 namespace dumpsyms {

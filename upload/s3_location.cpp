@@ -1,7 +1,7 @@
 #include "upload/s3_location.h"
 
-#include "limits/input_limits.h"
-#include "upload/server_answers.h"
+#include "upload/s3_answers.h"
+#include "common/limits/input_limits.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Base64.h>

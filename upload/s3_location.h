@@ -5,7 +5,7 @@
 // URLs) and sign them alike (AWS Signature V4 by libcurl).
 #pragma once
 
-#include "upload/http_client.h"
+#include "common/http/http_client.h"
 
 #include <functional>
 #include <llvm/ADT/StringRef.h>

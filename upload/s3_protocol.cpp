@@ -3,6 +3,7 @@
 // once (ListObjectsV2) instead of a HEAD per file: one request for many
 // files, and an answer with a body that says why when access is refused.
 #include "upload/protocols.h"
+#include "upload/s3_answers.h"
 #include "upload/s3_location.h"
 
 #include <llvm/ADT/StringExtras.h>

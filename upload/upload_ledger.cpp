@@ -1,7 +1,7 @@
 #include "upload/upload_ledger.h"
 
-#include "object/elf_image.h"
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
+#include "common/errors/file_error.h"
 
 #include <fstream>
 #include <llvm/Support/FileSystem.h>

@@ -3,9 +3,9 @@
 // and bookkeeping are the runner's (upload_runner.h).
 #pragma once
 
+#include "common/http/http_answers.h"
+#include "common/http/retry_policy.h"
 #include "store/store_listing.h"
-#include "upload/retry_policy.h"
-#include "upload/server_answers.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "upload/upload_runner.h"
 
-#include "symstore/file_progress.h"
+#include "common/progress/file_progress.h"
 #include "upload/upload_ledger.h"
 
 #include <atomic>

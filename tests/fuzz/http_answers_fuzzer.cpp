@@ -4,9 +4,11 @@
 // a few sizes), then every reading of an answer the upload protocols make:
 // retrying and Retry-After, the failure line, sym-upload-v2's JSON answers,
 // S3's listing pages and error documents.
-#include "limits/bounded_json.h"
+#include "common/http/http_answers.h"
+#include "symbol_protocols/sym_upload_v2_answers.h"
+#include "upload/s3_answers.h"
+#include "common/limits/bounded_json.h"
 #include "tests/fuzz/fuzz_targets.h"
-#include "upload/server_answers.h"
 
 namespace dumpsyms::fuzz {
 

@@ -1,13 +1,13 @@
-// The limits of limits/input_limits.h, each hit on purpose: DIE trees and
+// The limits of common/limits/input_limits.h, each hit on purpose: DIE trees and
 // inlined calls nested past their bound, a compressed section and a unit
 // that claim 2^60 bytes, an oversized .sym line, JSON nested too deep, an
 // endless line of crash text, a core whose notes claim absurd sizes. Each
 // must end in one clear message naming the file and the limit, without a
 // crash and without allocating what the input claims.
+#include "common/limits/bounded_json.h"
+#include "common/limits/input_limits.h"
 #include "core/core_file.h"
 #include "dump_flow/dump_module.h"
-#include "limits/bounded_json.h"
-#include "limits/input_limits.h"
 #include "symbol_writer/text_reader.h"
 #include "symtool/line_reader.h"
 #include "tests/support/byte_writer.h"

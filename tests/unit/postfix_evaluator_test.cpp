@@ -1,6 +1,6 @@
 #include "cfi/linux_gate.h"
 #include "cfi/postfix_evaluator.h"
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 #include "symbol_writer/text_writer.h"
 
 #include <gtest/gtest.h>

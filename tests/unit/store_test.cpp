@@ -1,6 +1,6 @@
 // The symbol store library: layout, atomic writes and their stale
 // temporaries, the manifest's JSON.
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
 #include "store/layout.h"
 #include "store/manifest.h"
 #include "store/store_listing.h"

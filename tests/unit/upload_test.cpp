@@ -1,11 +1,13 @@
 // Upload pieces that need no server: the retry decisions and waits, secret
 // redaction, gzip bodies, zip archives, URLs, the store listing's checks.
-#include "limits/input_limits.h"
+#include "common/http/http_answers.h"
+#include "symbol_protocols/sym_upload_v2_answers.h"
+#include "upload/s3_answers.h"
+#include "common/http/http_client.h"
+#include "common/http/retry_policy.h"
+#include "common/limits/input_limits.h"
 #include "store/store_listing.h"
 #include "upload/gzip_body.h"
-#include "upload/http_client.h"
-#include "upload/retry_policy.h"
-#include "upload/server_answers.h"
 #include "upload/upload_protocol.h"
 #include "upload/upload_runner.h"
 #include "upload/zip_archive.h"

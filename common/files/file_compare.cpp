@@ -1,4 +1,4 @@
-#include "store/file_compare.h"
+#include "common/files/file_compare.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "store/user_cache_dir.h"
+#include "common/files/user_cache_dir.h"
 
 #include <cstdlib>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "dump_syms/progress.h"
+#include "common/progress/progress.h"
 
 #include <cstdio>
 

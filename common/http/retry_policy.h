@@ -4,8 +4,8 @@
 // uploads do not retry in step) and honor the server's Retry-After.
 #pragma once
 
-#include "upload/http_client.h"
-#include "upload/server_answers.h"
+#include "common/http/http_answers.h"
+#include "common/http/http_client.h"
 
 #include <ctime>
 #include <optional>

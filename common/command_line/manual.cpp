@@ -1,6 +1,6 @@
-#include "command_line/manual.h"
+#include "common/command_line/manual.h"
 
-#include "command_line/build_info.h"
+#include "common/command_line/build_info.h"
 
 #include <algorithm>
 #include <cctype>

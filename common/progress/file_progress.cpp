@@ -1,4 +1,4 @@
-#include "symstore/file_progress.h"
+#include "common/progress/file_progress.h"
 
 #include <cstdio>
 

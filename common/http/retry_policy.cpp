@@ -1,4 +1,4 @@
-#include "upload/retry_policy.h"
+#include "common/http/retry_policy.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,19 +1,14 @@
-// What the dump_syms and symstore command lines share: the options that
-// shape a dump (spelled the same in both tools), and the handlers that turn
-// running out of memory or an LLVM fatal error on corrupt input into a
-// one-line error and exit status 1 instead of a crash.
+// What every tool's command line does alike: parsing with its usage
+// errors and exit statuses, and the handlers that turn running out of
+// memory or an LLVM fatal error on corrupt input into a one-line error and
+// exit status 1 instead of a crash.
 #pragma once
-
-#include "dump_flow/options.h"
 
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 
 namespace dumpsyms {
-
-// -d/--inlines, -c, --names, --map-prefix, --check-cfi, --no-debuginfod.
-void addDumpShapeOptions(CLI::App& app, Options& options);
 
 // `tool` prefixes the messages; *input (when set) names the file at fault.
 void installInputErrorHandlers(const char* tool, const std::string* const* input);

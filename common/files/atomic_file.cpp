@@ -1,6 +1,6 @@
-#include "store/atomic_file.h"
+#include "common/files/atomic_file.h"
 
-#include "object/elf_image.h"
+#include "common/errors/file_error.h"
 
 #include <cerrno>
 #include <chrono>

@@ -1,6 +1,6 @@
-#include "limits/bounded_json.h"
+#include "common/limits/bounded_json.h"
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "upload/http_client.h"
+#include "common/http/http_client.h"
 
-#include "upload/server_answers.h"
+#include "common/http/http_answers.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,136 +1,10 @@
-#include "upload/server_answers.h"
+#include "upload/s3_answers.h"
 
-#include "limits/bounded_json.h"
-#include "limits/input_limits.h"
-#include "symbol_protocols/sym_upload_v2.h"
+#include "common/http/http_answers.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <ctime>
 
 namespace dumpsyms {
-
-std::string HttpResponse::header(const std::string& lower_case_name) const {
-  auto it = headers.find(lower_case_name);
-  return it == headers.end() ? "" : it->second;
-}
-
-void addHeaderLine(HttpResponse& response, llvm::StringRef line) {
-  if (line.starts_with("HTTP/")) {
-    response.headers.clear();
-    return;
-  }
-  size_t colon = line.find(':');
-  if (colon == llvm::StringRef::npos)
-    return;
-  std::string name = line.take_front(colon).trim().lower();
-  response.headers[name] = line.drop_front(colon + 1).trim().str();
-}
-
-bool addBodyBytes(HttpResponse& response, llvm::StringRef bytes) {
-  if (bytes.size() > limits::kMaxAnswerBody - response.body.size()) {
-    response.body_over_limit = true;
-    return false;
-  }
-  response.body.append(bytes.data(), bytes.size());
-  return true;
-}
-
-bool isRetryable(const HttpResponse& response) {
-  if (response.download_over_limit) // the same file would be as large again
-    return false;
-  if (!response.answered())
-    return true;
-  return response.status == 408 || response.status == 429 || response.status >= 500;
-}
-
-std::optional<double> retryAfterSeconds(const std::string& value, std::time_t now) {
-  if (value.empty())
-    return std::nullopt;
-  if (std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::strtod(value.c_str(), nullptr);
-  // An HTTP date: "Sun, 06 Nov 1994 08:49:37 GMT".
-  std::tm date = {};
-  const char* end = strptime(value.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &date);
-  if (!end)
-    return std::nullopt;
-  std::time_t when = timegm(&date);
-  return std::max(0.0, std::difftime(when, now));
-}
-
-namespace {
-
-// The first line of a server's text, fit to quote in a one-line message:
-// control characters (a terminal's escape sequences) become '?'.
-std::string quotable(llvm::StringRef text) {
-  text = text.take_until([](char c) { return c == '\n' || c == '\r'; });
-  bool cut = text.size() > limits::kMaxQuotedAnswer;
-  std::string out = text.take_front(limits::kMaxQuotedAnswer).str();
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      c = '?';
-  return cut ? out + "..." : out;
-}
-
-std::string bodyNote(const HttpResponse& response) {
-  return response.body_over_limit
-             ? " (" + limits::overLimit("the answer", limits::kMaxAnswerBody, "bytes") +
-                   ": read no further)"
-             : "";
-}
-
-} // namespace
-
-std::string describeFailure(const std::string& what, const HttpResponse& response) {
-  if (!response.answered())
-    return what + ": " + quotable(response.transport_error);
-  std::string body = quotable(response.body);
-  return what + ": HTTP " + std::to_string(response.status) + (body.empty() ? "" : " " + body) +
-         bodyNote(response);
-}
-
-std::string jsonStringField(const HttpResponse& answer, llvm::StringRef name) {
-  if (answer.body_over_limit)
-    return "";
-  auto parsed = parseBoundedJson(answer.body);
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return "";
-  }
-  const llvm::json::Object* object = parsed->getAsObject();
-  auto value = object ? object->getString(name) : std::nullopt;
-  return value ? value->str() : "";
-}
-
-ServerSymbolStatus checkStatusAnswer(const HttpResponse& answer) {
-  using namespace sym_upload_v2;
-  std::string status = answer.status == 200 ? jsonStringField(answer, kStatusField) : "";
-  if (status == kFound)
-    return ServerSymbolStatus::Found;
-  if (status == kMissing)
-    return ServerSymbolStatus::Missing;
-  return ServerSymbolStatus::Unknown;
-}
-
-std::optional<UploadSlot> createUploadAnswer(const HttpResponse& answer) {
-  if (answer.status != 200)
-    return std::nullopt;
-  UploadSlot slot{jsonStringField(answer, sym_upload_v2::kUploadUrlField),
-                  jsonStringField(answer, sym_upload_v2::kUploadKeyField)};
-  if (slot.url.empty() || slot.key.empty())
-    return std::nullopt;
-  return slot;
-}
-
-CompletionResult completeUploadAnswer(const HttpResponse& answer) {
-  using namespace sym_upload_v2;
-  std::string result = answer.status == 200 ? jsonStringField(answer, kResultField) : "";
-  if (result == kOk)
-    return CompletionResult::Ok;
-  if (result == kDuplicateData)
-    return CompletionResult::Duplicate;
-  return CompletionResult::Failed;
-}
 
 std::vector<std::string> xmlValues(llvm::StringRef xml, llvm::StringRef tag) {
   std::vector<std::string> out;
@@ -278,8 +152,8 @@ std::string s3Failure(const std::string& what, const HttpResponse& response) {
   auto code = xmlValues(response.body, "Code");
   if (response.answered() && !code.empty()) {
     auto message = xmlValues(response.body, "Message");
-    return what + ": HTTP " + std::to_string(response.status) + " " + quotable(code.front()) +
-           (message.empty() ? "" : ": " + quotable(message.front())) + bodyNote(response);
+    return what + ": HTTP " + std::to_string(response.status) + " " + quotableLine(code.front()) +
+           (message.empty() ? "" : ": " + quotableLine(message.front())) + answerCutNote(response);
   }
   return describeFailure(what, response);
 }

@@ -2,7 +2,7 @@
 // answer. No retries here (retry_policy.h), no protocol (the *_protocol files).
 #pragma once
 
-#include "limits/input_limits.h"
+#include "common/limits/input_limits.h"
 
 #include <cstdio>
 #include <llvm/ADT/StringRef.h>

@@ -1,0 +1,13 @@
+// The error every tool's messages are made of: "FILE: what is wrong".
+#pragma once
+
+#include <llvm/ADT/Twine.h>
+#include <llvm/Support/Error.h>
+#include <string>
+
+namespace dumpsyms {
+
+// An error that names the file, as every message of the tools does.
+llvm::Error fileError(const std::string& path, const llvm::Twine& message);
+
+} // namespace dumpsyms
