@@ -14,11 +14,11 @@
 #include "browse/local_symbols.h"
 #include "browse/module_summaries.h"
 #include "http_server/http_server.h"
-#include "lookup/address_lookup.h"
 #include "pages/page_layout.h"
 #include "store_backend/store_backend.h"
 #include "store_catalog/store_catalog.h"
-#include "symbol_index/index_cache.h"
+#include "symbol_file/index/index_cache.h"
+#include "symbol_file/lookup/address_lookup.h"
 
 #include <cstdint>
 #include <functional>

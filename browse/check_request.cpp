@@ -4,9 +4,9 @@
 #include "browse/page_requests.h"
 #include "pages/check_page.h"
 #include "pages/page_urls.h"
-#include "symbol_writer/text_reader.h"
-#include "symtool/symbol_diff.h"
-#include "symtool/symbol_validate.h"
+#include "symbol_file/analysis/symbol_diff.h"
+#include "symbol_file/analysis/symbol_validate.h"
+#include "symbol_file/text/text_reader.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 

@@ -1,6 +1,6 @@
 #include "browse/module_summaries.h"
 
-#include "symbol_writer/text_reader.h"
+#include "symbol_file/text/text_reader.h"
 
 namespace dumpsyms {
 

@@ -8,9 +8,9 @@
 #pragma once
 
 #include "cfi/dwarf_cfi_reader.h"
+#include "common/errors/diagnostics.h"
 #include "object/elf_image.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <vector>
 

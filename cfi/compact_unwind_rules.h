@@ -13,7 +13,7 @@
 #pragma once
 
 #include "cfi/compact_unwind_reader.h"
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <cstdint>
 #include <llvm/ADT/StringRef.h>

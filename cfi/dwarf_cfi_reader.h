@@ -2,9 +2,9 @@
 // FDE, its rows translated into postfix rules.
 #pragma once
 
-#include "cfi/register_names.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module.h"
+#include "common/errors/diagnostics.h"
+#include "symbol_file/model/module.h"
+#include "symbol_file/rules/register_names.h"
 
 #include <cstdint>
 #include <llvm/ADT/StringRef.h>

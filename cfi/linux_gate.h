@@ -5,7 +5,7 @@
 // unwind. A running kernel's vDSO is better dumped with --vdso.
 #pragma once
 
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // points at) share: how they reach the image's bytes and what they return.
 #pragma once
 
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <cstdint>
 #include <functional>

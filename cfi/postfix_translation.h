@@ -2,7 +2,7 @@
 // postfix language, wherever postfix can compute the same value.
 #pragma once
 
-#include "cfi/register_names.h"
+#include "symbol_file/rules/register_names.h"
 
 #include <cstdint>
 #include <llvm/ADT/StringRef.h>

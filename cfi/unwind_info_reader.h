@@ -7,9 +7,9 @@
 #pragma once
 
 #include "cfi/dwarf_cfi_reader.h"
+#include "common/errors/diagnostics.h"
 #include "object/elf_image.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <vector>
 

@@ -8,8 +8,8 @@
 // not hold is simply unknown.
 #pragma once
 
-#include "cfi/postfix_evaluator.h"
 #include "snapshot/process_snapshot.h"
+#include "symbol_file/rules/postfix_evaluator.h"
 
 #include <cstdint>
 #include <llvm/Support/Error.h>

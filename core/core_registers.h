@@ -2,7 +2,7 @@
 // names Breakpad's postfix rules use for the CPU.
 #pragma once
 
-#include "cfi/postfix_evaluator.h"
+#include "symbol_file/rules/postfix_evaluator.h"
 
 #include <cstdint>
 #include <llvm/ADT/StringRef.h>

@@ -6,10 +6,10 @@
 // this; none of them knows a format.
 #pragma once
 
+#include "common/errors/diagnostics.h"
 #include "dump_flow/options.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module.h"
-#include "symbol_writer/text_writer.h"
+#include "symbol_file/model/module.h"
+#include "symbol_file/text/text_writer.h"
 
 #include <functional>
 #include <llvm/Support/Error.h>

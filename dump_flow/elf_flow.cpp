@@ -3,14 +3,14 @@
 #include "cfi/unwind_info_reader.h"
 #include "dump_flow/elf_inputs.h"
 #include "dump_flow/finish_dump.h"
+#include "dump_flow/path_prefix_map.h"
 #include "dwarf/debug_info_reader.h"
 #include "object/cpu_name.h"
 #include "object/elf_image.h"
 #include "object/identifiers.h"
 #include "object/symbol_table.h"
 #include "object/vdso.h"
-#include "symbol_writer/module_builder.h"
-#include "symbol_writer/path_prefix_map.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/ELF.h>

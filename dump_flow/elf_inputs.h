@@ -5,10 +5,10 @@
 // units from .dwo/.dwp files (found while reading, through the locator).
 #pragma once
 
+#include "common/errors/diagnostics.h"
 #include "dump_flow/options.h"
 #include "locate/debug_file_locator.h"
 #include "object/elf_image.h"
-#include "symbol_writer/diagnostics.h"
 
 #include <llvm/Support/Error.h>
 #include <memory>

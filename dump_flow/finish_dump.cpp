@@ -1,7 +1,7 @@
 #include "dump_flow/finish_dump.h"
 
 #include "cfi/unwind_info_reader.h"
-#include "symbol_writer/path_prefix_map.h"
+#include "dump_flow/path_prefix_map.h"
 
 namespace dumpsyms {
 

@@ -5,13 +5,13 @@
 // enforced, and what finishing dropped or repaired noted for -v.
 #pragma once
 
+#include "common/errors/diagnostics.h"
 #include "dump_flow/dump_module.h"
 #include "dump_flow/options.h"
 #include "dwarf/debug_info_reader.h"
 #include "object/elf_image.h"
 #include "object/symbol_table.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <llvm/Support/Error.h>
 #include <string>

@@ -7,7 +7,7 @@
 #include "macho/elf_view.h"
 #include "macho/macho_symbols.h"
 #include "object/symbol_table.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/MachO.h>

@@ -6,10 +6,10 @@
 // off, its @N becoming the PUBLIC record's parameter size.
 #pragma once
 
+#include "common/errors/diagnostics.h"
 #include "object/demangle.h"
 #include "pe/pe_image.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <string>

@@ -9,7 +9,7 @@
 #include "object/symbol_table.h"
 #include "pe/pe_dwarf_view.h"
 #include "pe/pe_image.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <fmt/format.h>
 #include <llvm/BinaryFormat/COFF.h>

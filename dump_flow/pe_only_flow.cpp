@@ -4,7 +4,7 @@
 #include "dump_flow/pe_unwind_rules.h"
 #include "dump_flow/windows_flow.h"
 #include "pe/pe_image.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <llvm/BinaryFormat/COFF.h>
 

@@ -2,8 +2,8 @@
 
 #include "cfi/arm64_unwind_reader.h"
 #include "cfi/x64_unwind_reader.h"
+#include "common/errors/diagnostics.h"
 #include "pe/pe_image.h"
-#include "symbol_writer/diagnostics.h"
 
 #include <llvm/BinaryFormat/COFF.h>
 

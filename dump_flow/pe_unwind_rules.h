@@ -3,7 +3,7 @@
 // none (their frames are the PDB's FrameData: STACK WIN).
 #pragma once
 
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 namespace dumpsyms {
 

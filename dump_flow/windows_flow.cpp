@@ -1,5 +1,6 @@
 #include "dump_flow/windows_flow.h"
 
+#include "dump_flow/path_prefix_map.h"
 #include "dump_flow/pe_dwarf_flow.h"
 #include "dump_flow/pe_only_flow.h"
 #include "dump_flow/pe_unwind_rules.h"
@@ -15,10 +16,9 @@
 #include "pdb/undname_printer.h"
 #include "pdb/windows_names.h"
 #include "pe/pe_image.h"
+#include "symbol_file/model/module_builder.h"
 #include "symbol_server/symbol_cache.h"
 #include "symbol_server/windows_symbol_fetch.h"
-#include "symbol_writer/module_builder.h"
-#include "symbol_writer/path_prefix_map.h"
 
 #include <algorithm>
 #include <cstdlib>

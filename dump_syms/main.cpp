@@ -7,7 +7,7 @@
 #include "dump_flow/options.h"
 #include "dump_syms/manual.h"
 #include "store/layout.h"
-#include "symbol_writer/text_writer.h"
+#include "symbol_file/text/text_writer.h"
 #include "tools/shared_flags/dump_flags.h"
 
 #include <CLI/CLI.hpp>

@@ -2,10 +2,10 @@
 // hands each unit's functions and lines to the ModuleBuilder, in unit order.
 #pragma once
 
+#include "common/errors/diagnostics.h"
 #include "dwarf/unit_extractor.h"
 #include "object/elf_image.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <functional>
 #include <llvm/Support/Error.h>

@@ -24,7 +24,7 @@
 #include "dwarf/die_overrun_guard.h"
 #include "dwarf/section_inflation.h"
 #include "dwarf/unit_extractor.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <cstdint>
 #include <string>

@@ -6,7 +6,7 @@
 #include "dwarf/die_reader.h"
 #include "object/demangle.h"
 #include "object/symbol_table.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <functional>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>

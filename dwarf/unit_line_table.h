@@ -2,7 +2,7 @@
 // that covers code, [row.address, next row's address).
 #pragma once
 
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <cstdint>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>

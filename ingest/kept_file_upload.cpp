@@ -10,6 +10,7 @@
 #include "ingest/upload_handlers.h"
 #include "store/code_id_index.h"
 #include "store/layout.h"
+#include "symbol_file/index/index_path.h"
 
 #include <algorithm>
 #include <fstream>

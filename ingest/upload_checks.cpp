@@ -2,7 +2,7 @@
 
 #include "common/limits/input_limits.h"
 #include "store/layout.h"
-#include "symbol_writer/text_reader.h"
+#include "symbol_file/text/text_reader.h"
 
 #include <cerrno>
 #include <cstring>

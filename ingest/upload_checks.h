@@ -1,6 +1,6 @@
 // What every uploaded file must pass before it is published, whatever the
 // protocol: a name that is a safe store path, and for a .sym file, text our
-// one parser (symbol_writer/text_reader.h) reads without the problems that
+// one parser (symbol_file/text/text_reader.h) reads without the problems that
 // make Breakpad's processor call it corrupt, whose MODULE line (and INFO
 // CODE_ID, for a null debug id) gives exactly the path it is uploaded to
 // (store/layout.h moduleRelativePath; ids compared without regard to case).

@@ -4,8 +4,8 @@
 // .dwo files of split DWARF.
 #pragma once
 
+#include "common/errors/diagnostics.h"
 #include "object/elf_image.h"
-#include "symbol_writer/diagnostics.h"
 
 #include <cstdint>
 #include <optional>

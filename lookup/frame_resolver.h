@@ -5,8 +5,8 @@
 #pragma once
 
 #include "crash_text/frame_line.h"
-#include "lookup/address_lookup.h"
-#include "symbol_index/index_cache.h"
+#include "symbol_file/index/index_cache.h"
+#include "symbol_file/lookup/address_lookup.h"
 #include "symbol_server/symbol_servers.h"
 
 #include <functional>

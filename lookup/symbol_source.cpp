@@ -2,7 +2,7 @@
 
 #include "common/errors/file_error.h"
 #include "store/layout.h"
-#include "symbol_writer/text_stream.h"
+#include "symbol_file/text/text_stream.h"
 
 #include <algorithm>
 #include <cerrno>

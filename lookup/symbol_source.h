@@ -2,13 +2,13 @@
 // one module of a symbol store (by name, and by id when the store holds
 // several builds of it), or -- given symbol servers and the module's name
 // and debug id -- the servers' (through their cache) when the store lacks
-// it. Lookups read the file's index (symbol_index/), built on first use.
+// it. Lookups read the file's index (symbol_file/index/), built on first use.
 #pragma once
 
-#include "lookup/address_lookup.h"
-#include "symbol_index/index_cache.h"
+#include "symbol_file/index/index_cache.h"
+#include "symbol_file/lookup/address_lookup.h"
+#include "symbol_file/text/text_reader.h"
 #include "symbol_server/symbol_servers.h"
-#include "symbol_writer/text_reader.h"
 
 #include <llvm/Support/Error.h>
 #include <memory>

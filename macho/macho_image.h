@@ -4,7 +4,7 @@
 // DWARF files are Mach-O images too (MH_DSYM).
 #pragma once
 
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <array>
 #include <cstdint>

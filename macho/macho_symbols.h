@@ -6,10 +6,10 @@
 // A symbol's size runs to the next symbol in its section, or its end.
 #pragma once
 
+#include "common/errors/diagnostics.h"
 #include "macho/macho_image.h"
 #include "object/demangle.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "common/errors/file_error.h"
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <cstdint>
 #include <llvm/Object/ELFObjectFile.h>

@@ -2,10 +2,10 @@
 // code that has line rows but no DWARF function.
 #pragma once
 
+#include "common/errors/diagnostics.h"
 #include "object/demangle.h"
 #include "object/elf_image.h"
-#include "symbol_writer/diagnostics.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <vector>
 

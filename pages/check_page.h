@@ -6,8 +6,8 @@
 #pragma once
 
 #include "pages/module_page.h"
-#include "symtool/symbol_diff.h"
-#include "symtool/symbol_validate.h"
+#include "symbol_file/analysis/symbol_diff.h"
+#include "symbol_file/analysis/symbol_validate.h"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 // a screen can show), each with a tooltip giving its addresses.
 #pragma once
 
-#include "symtool/symbol_coverage.h"
+#include "symbol_file/analysis/symbol_coverage.h"
 
 #include <string>
 #include <string_view>

@@ -6,10 +6,10 @@
 // answer, the store file's upload time, versions and downloads.
 #pragma once
 
-#include "lookup/address_lookup.h"
 #include "store_catalog/store_catalog.h"
-#include "symtool/symbol_coverage.h"
-#include "symtool/symbol_stats.h"
+#include "symbol_file/analysis/symbol_coverage.h"
+#include "symbol_file/analysis/symbol_stats.h"
+#include "symbol_file/lookup/address_lookup.h"
 
 #include <cstdint>
 #include <optional>

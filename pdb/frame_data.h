@@ -5,7 +5,7 @@
 #pragma once
 
 #include "pdb/pdb_file.h"
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <llvm/DebugInfo/CodeView/CodeView.h>
 #include <llvm/Object/COFF.h>

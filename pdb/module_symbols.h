@@ -13,7 +13,7 @@
 
 #include "pdb/inlinee_names.h"
 #include "pdb/pdb_file.h"
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 
 #include <functional>
 #include <string>

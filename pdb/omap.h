@@ -9,7 +9,7 @@
 // to 0 is dropped.
 #pragma once
 
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <cstdint>
 #include <optional>

@@ -5,7 +5,7 @@
 // this; core/ and minidump/ produce it. Plain values: nothing here parses.
 #pragma once
 
-#include "cfi/postfix_evaluator.h"
+#include "symbol_file/rules/postfix_evaluator.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -39,7 +39,7 @@ std::string pathFileName(const std::string& path);
 const char* cpuName(SnapshotCpu cpu);
 // Bytes in a pointer.
 unsigned wordSize(SnapshotCpu cpu);
-// The ELF e_machine whose register names (cfi/register_names) the CPU's
+// The ELF e_machine whose register names (symbol_file/rules/register_names) the CPU's
 // STACK CFI rules use; 0 when there is none.
 uint16_t elfMachine(SnapshotCpu cpu);
 

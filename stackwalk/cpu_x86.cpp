@@ -11,8 +11,8 @@
 // realign the stack with `@`, $ebp + 4). When the program fails, or leaves
 // a return address outside every module, the stack is scanned instead, and
 // an $ebp that points nowhere is searched for among the saved registers.
-#include "cfi/postfix_evaluator.h"
 #include "stackwalk/cpu_unwinder.h"
+#include "symbol_file/rules/postfix_evaluator.h"
 
 #include <map>
 #include <set>

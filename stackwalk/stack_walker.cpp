@@ -1,9 +1,9 @@
 #include "stackwalk/stack_walker.h"
 
-#include "cfi/register_names.h"
 #include "common/limits/input_limits.h"
 #include "lookup/crash_symbolizer.h"
 #include "stackwalk/cpu_unwinder.h"
+#include "symbol_file/rules/register_names.h"
 
 namespace dumpsyms {
 

@@ -8,9 +8,9 @@
 // or were corrupt.
 #pragma once
 
-#include "lookup/address_lookup.h"
 #include "snapshot/process_snapshot.h"
-#include "symbol_index/index_cache.h"
+#include "symbol_file/index/index_cache.h"
+#include "symbol_file/lookup/address_lookup.h"
 #include "symbol_server/symbol_attempt.h"
 #include "symbol_server/symbol_servers.h"
 

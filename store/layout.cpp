@@ -113,12 +113,4 @@ std::vector<std::string> storedDebugIds(const std::string& store_root,
   return ids;
 }
 
-std::string symbolIndexPath(const std::string& sym_path) {
-  return sym_path + ".idx";
-}
-
-bool isSymbolIndexPath(const std::string& path) {
-  return llvm::StringRef(path).ends_with(".sym.idx");
-}
-
 } // namespace dumpsyms

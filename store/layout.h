@@ -54,11 +54,6 @@ std::optional<BuildIdEntry> parseBuildIdEntry(const std::string& text);
 // holding '\\', ':' (drive letters) or control characters.
 bool isSafeRelativePath(const std::string& path);
 
-// Where a symbol file's lookup index lives beside it (symbol_index/):
-// "<sym path>.idx". Listings and uploads pass such files over.
-std::string symbolIndexPath(const std::string& sym_path);
-bool isSymbolIndexPath(const std::string& path);
-
 // The debug ids the store holds a build of `debug_file` under, sorted;
 // empty when it holds none.
 std::vector<std::string> storedDebugIds(const std::string& store_root,

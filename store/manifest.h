@@ -4,7 +4,7 @@
 // one manifest each; their entries together are the one-machine manifest's.
 #pragma once
 
-#include "symbol_writer/text_writer.h"
+#include "symbol_file/text/text_writer.h"
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/JSON.h>

@@ -2,6 +2,7 @@
 
 #include "common/errors/file_error.h"
 #include "store/layout.h"
+#include "symbol_file/index/index_path.h"
 
 #include <algorithm>
 #include <fstream>

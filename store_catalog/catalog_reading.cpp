@@ -3,6 +3,7 @@
 #include "store/code_id_index.h"
 #include "store/layout.h"
 #include "store_catalog/catalog_header.h"
+#include "symbol_file/index/index_path.h"
 
 #include <algorithm>
 #include <llvm/ADT/SmallVector.h>

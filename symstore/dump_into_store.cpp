@@ -5,7 +5,7 @@
 #include "dump_flow/dump_module.h"
 #include "store/code_id_index.h"
 #include "store/layout.h"
-#include "symbol_index/index_cache.h"
+#include "symbol_file/index/index_cache.h"
 #include "symstore/kept_binaries.h"
 
 #include <cerrno>

@@ -1,5 +1,6 @@
 #include "symstore/kept_binaries.h"
 
+#include "common/errors/diagnostics.h"
 #include "common/files/atomic_file.h"
 #include "common/files/file_compare.h"
 #include "dump_flow/macho_flow.h"
@@ -10,7 +11,6 @@
 #include "pdb/pdb_file.h"
 #include "pe/pe_image.h"
 #include "store/layout.h"
-#include "symbol_writer/diagnostics.h"
 
 #include <cerrno>
 #include <cstring>

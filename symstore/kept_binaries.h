@@ -20,7 +20,7 @@
 #pragma once
 
 #include "store/layout.h"
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <llvm/Support/Error.h>
 #include <optional>

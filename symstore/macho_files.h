@@ -4,7 +4,7 @@
 // the release claims is a module of its own.
 #pragma once
 
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <cstdint>
 #include <llvm/Support/Error.h>

@@ -5,7 +5,7 @@
 // `objcopy --only-keep-debug` makes of PEs are not modules.
 #pragma once
 
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <llvm/Support/Error.h>
 #include <optional>

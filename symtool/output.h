@@ -1,10 +1,10 @@
 // How symtool prints what it found: text for people, JSON for programs.
 #pragma once
 
-#include "lookup/address_lookup.h"
 #include "lookup/frame_resolver.h"
-#include "symtool/symbol_diff.h"
-#include "symtool/symbol_stats.h"
+#include "symbol_file/analysis/symbol_diff.h"
+#include "symbol_file/analysis/symbol_stats.h"
+#include "symbol_file/lookup/address_lookup.h"
 
 #include <llvm/Support/JSON.h>
 #include <optional>

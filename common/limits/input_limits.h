@@ -73,7 +73,7 @@ constexpr int kMaxUnwindChain = 32;
 constexpr size_t kMaxArm64EpilogueScopes = 1024;
 constexpr size_t kMaxArm64EpilogueRows = 512;
 
-// --- Symbol files (symbol_writer/text_reader) ---
+// --- Symbol files (symbol_file/text/text_reader) ---
 
 // One line (record) of a .sym file. The longest real ones are FUNC records
 // of heavily templated C++ (a few hundred KiB of name).
@@ -81,7 +81,7 @@ constexpr size_t kMaxSymbolFileLine = size_t(16) << 20;
 // FILE and INLINE_ORIGIN ids: the table grows to the largest one.
 constexpr uint64_t kMaxSymbolFileId = 100000000;
 
-// --- Symbol indexes (symbol_index/) ---
+// --- Symbol indexes (symbol_file/index/) ---
 
 // Entries of one index table that 32-bit fields count or number: strings
 // (u32 ids, one value kept for "none"), and a function's lines and inlined

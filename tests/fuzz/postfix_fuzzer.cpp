@@ -1,8 +1,8 @@
 // DWARF expressions translated to postfix, and postfix (the translations
 // and the raw input as text) evaluated and executed over made-up registers
 // and memory. The first byte picks the CPU.
-#include "cfi/postfix_evaluator.h"
 #include "cfi/postfix_translation.h"
+#include "symbol_file/rules/postfix_evaluator.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <llvm/BinaryFormat/ELF.h>

@@ -10,8 +10,8 @@
 #include "pages/home_page.h"
 #include "pages/page_layout.h"
 #include "store_catalog/catalog_header.h"
-#include "symbol_writer/text_reader.h"
-#include "symtool/symbol_validate.h"
+#include "symbol_file/analysis/symbol_validate.h"
+#include "symbol_file/text/text_reader.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <cstdlib>

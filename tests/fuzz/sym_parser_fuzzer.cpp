@@ -1,8 +1,8 @@
 // The .sym parser: any text becomes a Module and a list of problems; the
 // Module is then indexed, looked up at a few addresses and written back out.
-#include "lookup/address_lookup.h"
-#include "symbol_writer/text_reader.h"
-#include "symbol_writer/text_writer.h"
+#include "symbol_file/lookup/address_lookup.h"
+#include "symbol_file/text/text_reader.h"
+#include "symbol_file/text/text_writer.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <sstream>

@@ -5,8 +5,8 @@
 // what the fuzzer made), so that mutations reach the tables behind the
 // checksums; the rest is tried as it is. Seeds: the indexes `symtool lookup`
 // caches for the sym_parser seeds.
-#include "lookup/address_lookup.h"
-#include "symbol_index/index_file.h"
+#include "symbol_file/index/index_file.h"
+#include "symbol_file/lookup/address_lookup.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <cstring>

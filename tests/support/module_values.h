@@ -1,7 +1,7 @@
 // Module values the unit tests build by hand.
 #pragma once
 
-#include "symbol_writer/module.h"
+#include "symbol_file/model/module.h"
 
 #include <string>
 #include <vector>

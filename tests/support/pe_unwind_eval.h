@@ -5,8 +5,8 @@
 #pragma once
 
 #include "cfi/pe_unwind.h"
-#include "cfi/postfix_evaluator.h"
-#include "cfi/register_names.h"
+#include "symbol_file/rules/postfix_evaluator.h"
+#include "symbol_file/rules/register_names.h"
 
 #include <cstdint>
 #include <vector>

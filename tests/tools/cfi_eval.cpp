@@ -7,9 +7,9 @@
 // The callee's registers and memory are the pseudo-random values
 // tests/e2e/unwind_eval.py's MachineState gives for the same seed, so that
 // a test can compute what the unwind codes say from the same state.
-#include "cfi/postfix_evaluator.h"
-#include "cfi/register_names.h"
-#include "symbol_writer/text_reader.h"
+#include "symbol_file/rules/postfix_evaluator.h"
+#include "symbol_file/rules/register_names.h"
+#include "symbol_file/text/text_reader.h"
 
 #include <cstdio>
 #include <fstream>

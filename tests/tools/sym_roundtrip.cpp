@@ -1,7 +1,7 @@
 // Reads a symbol file with the project's parser and writes it back with the
 // project's writer, to stdout: the round trip the tests hold to be the identity.
-#include "symbol_writer/text_reader.h"
-#include "symbol_writer/text_writer.h"
+#include "symbol_file/text/text_reader.h"
+#include "symbol_file/text/text_writer.h"
 
 #include <cstdio>
 #include <iostream>

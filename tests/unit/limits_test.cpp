@@ -8,7 +8,7 @@
 #include "common/limits/input_limits.h"
 #include "core/core_file.h"
 #include "dump_flow/dump_module.h"
-#include "symbol_writer/text_reader.h"
+#include "symbol_file/text/text_reader.h"
 #include "symtool/line_reader.h"
 #include "tests/support/byte_writer.h"
 #include "tests/support/elf_builder.h"

@@ -1,4 +1,4 @@
-#include "symbol_writer/module_builder.h"
+#include "symbol_file/model/module_builder.h"
 #include "tests/support/module_values.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "symbol_writer/path_prefix_map.h"
+#include "dump_flow/path_prefix_map.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #include "cfi/linux_gate.h"
-#include "cfi/postfix_evaluator.h"
 #include "common/limits/input_limits.h"
-#include "symbol_writer/text_writer.h"
+#include "symbol_file/rules/postfix_evaluator.h"
+#include "symbol_file/text/text_writer.h"
 
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/ELF.h>

@@ -1,8 +1,8 @@
 // computeCoverage and coverageBuckets over hand-built modules, their sums
 // against computeStats; validateSymbolText on a damaged file.
-#include "symtool/symbol_coverage.h"
-#include "symtool/symbol_stats.h"
-#include "symtool/symbol_validate.h"
+#include "symbol_file/analysis/symbol_coverage.h"
+#include "symbol_file/analysis/symbol_stats.h"
+#include "symbol_file/analysis/symbol_validate.h"
 #include "tests/support/module_values.h"
 
 #include <gtest/gtest.h>

@@ -2,13 +2,13 @@
 // model (linear scans, no index), a damaged index found and rebuilt, a
 // stale one rebuilt, a copied one kept, the streamed parse equal to the
 // whole one.
-#include "lookup/address_lookup.h"
 #include "lookup/symbol_source.h"
-#include "symbol_index/index_cache.h"
-#include "symbol_index/index_file.h"
-#include "symbol_writer/text_reader.h"
-#include "symbol_writer/text_stream.h"
-#include "symbol_writer/text_writer.h"
+#include "symbol_file/index/index_cache.h"
+#include "symbol_file/index/index_file.h"
+#include "symbol_file/lookup/address_lookup.h"
+#include "symbol_file/text/text_reader.h"
+#include "symbol_file/text/text_stream.h"
+#include "symbol_file/text/text_writer.h"
 
 #include <fcntl.h>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "symbol_writer/text_writer.h"
+#include "symbol_file/text/text_writer.h"
 
 #include <gtest/gtest.h>
 #include <sstream>
