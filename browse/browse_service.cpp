@@ -1,13 +1,13 @@
 #include "browse/browse_service.h"
 
 #include "browse/page_requests.h"
-#include "lookup/symbol_source.h"
 #include "pages/check_page.h"
 #include "pages/home_page.h"
 #include "pages/html.h"
 #include "pages/module_page.h"
 #include "pages/page_layout.h"
 #include "pages/walk_page.h"
+#include "store/supply/symbol_source.h"
 
 #include <fmt/format.h>
 

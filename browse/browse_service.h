@@ -15,8 +15,8 @@
 #include "browse/module_summaries.h"
 #include "http_server/http_server.h"
 #include "pages/page_layout.h"
-#include "store_backend/store_backend.h"
-#include "store_catalog/store_catalog.h"
+#include "store/backend/store_backend.h"
+#include "store/catalog/store_catalog.h"
 #include "symbol_file/index/index_cache.h"
 #include "symbol_file/lookup/address_lookup.h"
 

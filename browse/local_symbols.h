@@ -5,8 +5,8 @@
 // as it would a store), fetched again when the catalog's ETag changes.
 #pragma once
 
-#include "store_backend/store_backend.h"
-#include "store_catalog/store_catalog.h"
+#include "store/backend/store_backend.h"
+#include "store/catalog/store_catalog.h"
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>

@@ -4,7 +4,7 @@
 #include "pages/page_urls.h"
 #include "pages/walk_page.h"
 #include "stackwalk/symbol_explain.h"
-#include "store/bundled_symbols.h"
+#include "store/layout/bundled_symbols.h"
 
 namespace dumpsyms {
 namespace {

@@ -3,7 +3,7 @@
 #include "downloads/debuginfod_files.h"
 #include "downloads/download_routes.h"
 #include "downloads/symbol_file_header.h"
-#include "store/layout.h"
+#include "store/layout/layout.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>

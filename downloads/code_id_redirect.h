@@ -2,14 +2,14 @@
 // file and code id (a Windows minidump without CodeView records, Wine's)
 // asks /<code_file>/<CODE_ID>/<debug_file stem>.sym (Tecken's form) or
 // /<code_file>/<CODE_ID>/<code_file>.sym (the store's code-id index path,
-// store/code_id_index.h), and is sent with a 302 to the module's debug-id
+// store/layout/code_id_index.h), and is sent with a 302 to the module's debug-id
 // path, which the index entry's MODULE line names. An ELF module's code id
 // is its build id: the .build-id entry of --keep-binaries stores names its
 // debug-id directory.
 #pragma once
 
 #include "downloads/store_file_lookup.h"
-#include "store_backend/store_backend.h"
+#include "store/backend/store_backend.h"
 
 #include <optional>
 #include <string>

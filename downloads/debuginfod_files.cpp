@@ -1,7 +1,7 @@
 #include "downloads/debuginfod_files.h"
 
 #include "downloads/elf_section_span.h"
-#include "store/layout.h"
+#include "store/layout/layout.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>

@@ -1,5 +1,5 @@
 // debuginfod's artifacts from a store made with `symstore add
-// --keep-binaries`: the .build-id entry (store/layout.h) names the kept
+// --keep-binaries`: the .build-id entry (store/layout/layout.h) names the kept
 // executable and debug file of a build id; a section is looked for in the
 // debug file first, then in the executable, as elfutils' debuginfod does,
 // and one without bytes there (SHT_NOBITS) is not found.
@@ -7,8 +7,8 @@
 
 #include "downloads/download_routes.h"
 #include "downloads/entity_response.h"
-#include "store/layout.h"
-#include "store_backend/store_backend.h"
+#include "store/backend/store_backend.h"
+#include "store/layout/layout.h"
 
 #include <optional>
 

@@ -5,7 +5,7 @@
 #include "downloads/download_routes.h"
 #include "downloads/entity_response.h"
 #include "downloads/store_file_lookup.h"
-#include "store/layout.h"
+#include "store/layout/layout.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <unistd.h>

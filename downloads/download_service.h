@@ -10,7 +10,7 @@
 #pragma once
 
 #include "http_server/http_server.h"
-#include "store_backend/store_backend.h"
+#include "store/backend/store_backend.h"
 
 #include <string>
 #include <vector>

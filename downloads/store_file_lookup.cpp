@@ -1,6 +1,6 @@
 #include "downloads/store_file_lookup.h"
 
-#include "store/layout.h"
+#include "store/layout/layout.h"
 
 #include <algorithm>
 #include <llvm/ADT/StringRef.h>

@@ -12,7 +12,7 @@
 // (.incoming, .uploads, .build-id) never are.
 #pragma once
 
-#include "store_backend/store_backend.h"
+#include "store/backend/store_backend.h"
 
 #include <optional>
 #include <string>

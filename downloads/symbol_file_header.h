@@ -3,7 +3,7 @@
 // to redirect a client to the module's debug-id path.
 #pragma once
 
-#include "store_backend/store_backend.h"
+#include "store/backend/store_backend.h"
 
 #include <optional>
 #include <string>

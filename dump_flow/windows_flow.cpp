@@ -16,9 +16,9 @@
 #include "pdb/undname_printer.h"
 #include "pdb/windows_names.h"
 #include "pe/pe_image.h"
+#include "store/symbol_servers/symbol_cache.h"
+#include "store/symbol_servers/windows_symbol_fetch.h"
 #include "symbol_file/model/module_builder.h"
-#include "symbol_server/symbol_cache.h"
-#include "symbol_server/windows_symbol_fetch.h"
 
 #include <algorithm>
 #include <cstdlib>

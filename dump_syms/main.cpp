@@ -6,7 +6,7 @@
 #include "dump_flow/dump_module.h"
 #include "dump_flow/options.h"
 #include "dump_syms/manual.h"
-#include "store/layout.h"
+#include "store/layout/layout.h"
 #include "symbol_file/text/text_writer.h"
 #include "tools/shared_flags/dump_flags.h"
 

@@ -1,7 +1,7 @@
 // Breakpad v1: sym_upload's multipart form, one .sym per request. Its
 // clients take only 200 as stored, so a file already there answers 200 too.
 #include "ingest/upload_handlers.h"
-#include "symbol_protocols/breakpad_v1.h"
+#include "store/protocols/breakpad_v1.h"
 
 namespace dumpsyms {
 

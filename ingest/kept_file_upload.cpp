@@ -8,8 +8,8 @@
 // only when it parses and every file it names is in the store.
 #include "common/limits/input_limits.h"
 #include "ingest/upload_handlers.h"
-#include "store/code_id_index.h"
-#include "store/layout.h"
+#include "store/layout/code_id_index.h"
+#include "store/layout/layout.h"
 #include "symbol_file/index/index_path.h"
 
 #include <algorithm>

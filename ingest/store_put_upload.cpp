@@ -1,7 +1,7 @@
 // PUT to the store path, and the request bodies every PUT shares.
 #include "ingest/gzip_body.h"
 #include "ingest/upload_handlers.h"
-#include "symbol_protocols/store_put.h"
+#include "store/protocols/store_put.h"
 
 #include <llvm/ADT/StringRef.h>
 

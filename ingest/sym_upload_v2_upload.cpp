@@ -4,9 +4,9 @@
 // of the four requests may reach another server over the same store.
 #include "common/limits/input_limits.h"
 #include "ingest/upload_handlers.h"
-#include "store/layout.h"
-#include "symbol_protocols/auth.h"
-#include "symbol_protocols/sym_upload_v2.h"
+#include "store/layout/layout.h"
+#include "store/protocols/auth.h"
+#include "store/protocols/sym_upload_v2.h"
 
 #include <cerrno>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #include "ingest/symbol_publisher.h"
 
-#include "store/code_id_index.h"
-#include "store/layout.h"
+#include "store/layout/code_id_index.h"
+#include "store/layout/layout.h"
 
 #include <cstring>
 #include <fcntl.h>
@@ -37,7 +37,7 @@ bool sameBytes(int a, int b) {
   }
 }
 
-// Windows modules are also found by code file and code id (store/code_id_index.h),
+// Windows modules are also found by code file and code id (store/layout/code_id_index.h),
 // as `symstore add` indexes them.
 bool wantsCodeIdCopy(const SymbolFileFacts& facts) {
   return !facts.code_file.empty() && !facts.code_id.empty() && !isNullDebugId(facts.debug_id);

@@ -4,7 +4,7 @@
 // bytes where a file is) refuses the whole zip.
 #include "ingest/upload_handlers.h"
 #include "ingest/upload_zip.h"
-#include "symbol_protocols/tecken.h"
+#include "store/protocols/tecken.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <set>

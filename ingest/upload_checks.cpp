@@ -1,7 +1,7 @@
 #include "ingest/upload_checks.h"
 
 #include "common/limits/input_limits.h"
-#include "store/layout.h"
+#include "store/layout/layout.h"
 #include "symbol_file/text/text_reader.h"
 
 #include <cerrno>

@@ -3,7 +3,7 @@
 // one parser (symbol_file/text/text_reader.h) reads without the problems that
 // make Breakpad's processor call it corrupt, whose MODULE line (and INFO
 // CODE_ID, for a null debug id) gives exactly the path it is uploaded to
-// (store/layout.h moduleRelativePath; ids compared without regard to case).
+// (store/layout/layout.h moduleRelativePath; ids compared without regard to case).
 #pragma once
 
 #include "ingest/upload_refusal.h"
@@ -22,7 +22,7 @@ struct SymbolFileFacts {
 };
 
 // A path a client named (a PUT's path, a zip entry's name): refused (400)
-// unless store/layout.h's isSafeRelativePath takes it and it is UTF-8.
+// unless store/layout/layout.h's isSafeRelativePath takes it and it is UTF-8.
 std::optional<UploadRefusal> checkClientPath(const std::string& relative);
 
 // A .sym file's text, whole (`what` names it in the reason).

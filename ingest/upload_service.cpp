@@ -1,9 +1,9 @@
 #include "ingest/upload_service.h"
 
 #include "ingest/upload_handlers.h"
-#include "symbol_protocols/breakpad_v1.h"
-#include "symbol_protocols/sym_upload_v2.h"
-#include "symbol_protocols/tecken.h"
+#include "store/protocols/breakpad_v1.h"
+#include "store/protocols/sym_upload_v2.h"
+#include "store/protocols/tecken.h"
 
 #include <llvm/ADT/StringRef.h>
 

@@ -7,7 +7,7 @@
 
 #include "http_server/http_server.h"
 #include "ingest/inflate_caps.h"
-#include "store_backend/store_backend.h"
+#include "store/backend/store_backend.h"
 
 #include <atomic>
 #include <optional>

@@ -1,7 +1,7 @@
 #include "lookup/frame_resolver.h"
 
-#include "lookup/symbol_source.h"
 #include "object/demangle.h"
+#include "store/supply/symbol_source.h"
 
 #include <llvm/Support/Path.h>
 

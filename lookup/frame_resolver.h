@@ -5,9 +5,9 @@
 #pragma once
 
 #include "crash_text/frame_line.h"
+#include "store/symbol_servers/symbol_servers.h"
 #include "symbol_file/index/index_cache.h"
 #include "symbol_file/lookup/address_lookup.h"
-#include "symbol_server/symbol_servers.h"
 
 #include <functional>
 #include <map>

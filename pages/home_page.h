@@ -3,7 +3,7 @@
 // them, each linking to its module page.
 #pragma once
 
-#include "store_catalog/store_catalog.h"
+#include "store/catalog/store_catalog.h"
 
 #include <optional>
 #include <string>

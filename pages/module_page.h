@@ -6,7 +6,7 @@
 // answer, the store file's upload time, versions and downloads.
 #pragma once
 
-#include "store_catalog/store_catalog.h"
+#include "store/catalog/store_catalog.h"
 #include "symbol_file/analysis/symbol_coverage.h"
 #include "symbol_file/analysis/symbol_stats.h"
 #include "symbol_file/lookup/address_lookup.h"

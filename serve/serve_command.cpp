@@ -11,8 +11,8 @@
 #include "serve/metrics.h"
 #include "serve/symbol_service.h"
 #include "serve/tokens.h"
-#include "store_backend/store_backend.h"
-#include "store_catalog/store_catalog.h"
+#include "store/backend/store_backend.h"
+#include "store/catalog/store_catalog.h"
 
 #include <algorithm>
 #include <csignal>

@@ -1,10 +1,10 @@
 #include "stackwalk/process_walk.h"
 
+#include "common/errors/file_error.h"
 #include "core/core_snapshot.h"
 #include "microdump/microdump_snapshot.h"
 #include "minidump/minidump_snapshot.h"
-#include "common/errors/file_error.h"
-#include "store/bundled_symbols.h"
+#include "store/layout/bundled_symbols.h"
 
 #include <algorithm>
 #include <llvm/Support/MemoryBuffer.h>

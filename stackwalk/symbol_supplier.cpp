@@ -1,8 +1,8 @@
 #include "stackwalk/symbol_supplier.h"
 
-#include "lookup/symbol_source.h"
-#include "store/layout.h"
-#include "store/store_listing.h"
+#include "store/layout/layout.h"
+#include "store/layout/store_listing.h"
+#include "store/supply/symbol_source.h"
 
 #include <algorithm>
 #include <llvm/Support/FileSystem.h>

@@ -9,10 +9,10 @@
 #pragma once
 
 #include "snapshot/process_snapshot.h"
+#include "store/symbol_servers/symbol_attempt.h"
+#include "store/symbol_servers/symbol_servers.h"
 #include "symbol_file/index/index_cache.h"
 #include "symbol_file/lookup/address_lookup.h"
-#include "symbol_server/symbol_attempt.h"
-#include "symbol_server/symbol_servers.h"
 
 #include <map>
 #include <memory>

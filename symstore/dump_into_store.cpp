@@ -3,8 +3,8 @@
 #include "common/files/atomic_file.h"
 #include "common/files/file_compare.h"
 #include "dump_flow/dump_module.h"
-#include "store/code_id_index.h"
-#include "store/layout.h"
+#include "store/layout/code_id_index.h"
+#include "store/layout/layout.h"
 #include "symbol_file/index/index_cache.h"
 #include "symstore/kept_binaries.h"
 

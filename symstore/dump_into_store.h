@@ -4,7 +4,7 @@
 #pragma once
 
 #include "dump_flow/options.h"
-#include "store/manifest.h"
+#include "store/layout/manifest.h"
 
 namespace dumpsyms {
 

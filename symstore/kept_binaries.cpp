@@ -10,7 +10,7 @@
 #include "object/identifiers.h"
 #include "pdb/pdb_file.h"
 #include "pe/pe_image.h"
-#include "store/layout.h"
+#include "store/layout/layout.h"
 
 #include <cerrno>
 #include <cstring>

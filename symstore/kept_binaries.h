@@ -1,5 +1,5 @@
 // symstore add --keep-binaries: the binaries and debug files a module is
-// dumped from, kept in the store beside its .sym (paths from store/layout.h),
+// dumped from, kept in the store beside its .sym (paths from store/layout/layout.h),
 // so that `symstore serve` can answer debuginfod clients (gdb, lldb,
 // debuginfod-find) and Microsoft symbol-server clients (SSQP) from it.
 //
@@ -19,7 +19,7 @@
 //           <file name>.dwarf beside it.
 #pragma once
 
-#include "store/layout.h"
+#include "store/layout/layout.h"
 #include "symbol_file/model/module.h"
 
 #include <llvm/Support/Error.h>

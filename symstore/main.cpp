@@ -4,12 +4,12 @@
 #include "common/command_line/command_line.h"
 #include "dump_flow/options.h"
 #include "serve/serve_command.h"
+#include "store/upload/upload_runner.h"
 #include "symstore/add_command.h"
 #include "symstore/dump_into_store.h"
 #include "symstore/manual.h"
 #include "symstore/memory_limit.h"
 #include "tools/shared_flags/dump_flags.h"
-#include "upload/upload_runner.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>

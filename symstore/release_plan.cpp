@@ -4,7 +4,7 @@
 #include "locate/debug_file_locator.h"
 #include "locate/debug_links.h"
 #include "object/identifiers.h"
-#include "store/layout.h"
+#include "store/layout/layout.h"
 #include "symstore/kept_binaries.h"
 #include "symstore/macho_files.h"
 #include "symstore/windows_files.h"

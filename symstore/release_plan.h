@@ -5,7 +5,7 @@
 #pragma once
 
 #include "dump_flow/options.h"
-#include "store/manifest.h"
+#include "store/layout/manifest.h"
 #include "symstore/release_scan.h"
 
 #include <cstdint>

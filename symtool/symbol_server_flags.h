@@ -2,7 +2,7 @@
 // symbolize, lookup), and the servers they make.
 #pragma once
 
-#include "symbol_server/symbol_servers.h"
+#include "store/symbol_servers/symbol_servers.h"
 
 #include <CLI/CLI.hpp>
 #include <memory>

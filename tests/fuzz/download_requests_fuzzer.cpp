@@ -23,8 +23,8 @@
 #include "downloads/http_validators.h"
 #include "downloads/symbol_file_header.h"
 #include "serve/tokens.h"
-#include "store/layout.h"
-#include "store_backend/directory_backend.h"
+#include "store/backend/directory_backend.h"
+#include "store/layout/layout.h"
 #include "tests/fuzz/fuzz_targets.h"
 #include "tests/support/elf_builder.h"
 

@@ -5,9 +5,9 @@
 // retrying and Retry-After, the failure line, sym-upload-v2's JSON answers,
 // S3's listing pages and error documents.
 #include "common/http/http_answers.h"
-#include "symbol_protocols/sym_upload_v2_answers.h"
-#include "upload/s3_answers.h"
 #include "common/limits/bounded_json.h"
+#include "store/protocols/sym_upload_v2_answers.h"
+#include "store/s3/s3_answers.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 namespace dumpsyms::fuzz {

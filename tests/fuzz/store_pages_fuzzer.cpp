@@ -9,7 +9,7 @@
 #include "pages/check_page.h"
 #include "pages/home_page.h"
 #include "pages/page_layout.h"
-#include "store_catalog/catalog_header.h"
+#include "store/catalog/catalog_header.h"
 #include "symbol_file/analysis/symbol_validate.h"
 #include "symbol_file/text/text_reader.h"
 #include "tests/fuzz/fuzz_targets.h"

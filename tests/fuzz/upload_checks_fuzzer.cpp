@@ -5,7 +5,7 @@
 // completion's debug file and id.
 #include "ingest/upload_checks.h"
 #include "ingest/upload_service.h"
-#include "symbol_protocols/sym_upload_v2.h"
+#include "store/protocols/sym_upload_v2.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 namespace dumpsyms::fuzz {

@@ -2,8 +2,8 @@
 // compressed `.pd_`/`.dl_` a server sends; inputs starting "MSCF", written
 // to a file and expanded by libmspack with a small size limit), a
 // `file.ptr` answer, and an `_NT_SYMBOL_PATH` / --symbol-server spec.
-#include "symbol_server/cab_archive.h"
-#include "symbol_server/windows_symbol_path.h"
+#include "store/symbol_servers/cab_archive.h"
+#include "store/symbol_servers/windows_symbol_path.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <cstdio>

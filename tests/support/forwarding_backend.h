@@ -2,7 +2,7 @@
 // tests' backends that count or change one call and keep the rest.
 #pragma once
 
-#include "store_backend/store_backend.h"
+#include "store/backend/store_backend.h"
 
 #include <memory>
 #include <string>

@@ -9,8 +9,8 @@
 #include "downloads/download_service.h"
 #include "downloads/http_validators.h"
 #include "downloads/symbol_file_header.h"
-#include "store/layout.h"
-#include "store_backend/directory_backend.h"
+#include "store/backend/directory_backend.h"
+#include "store/layout/layout.h"
 #include "tests/support/elf_builder.h"
 
 #include <fstream>

@@ -6,7 +6,7 @@
 #include "minidump/minidump_snapshot.h"
 #include "minidump/module_identity.h"
 #include "stackwalk/process_walk.h"
-#include "store/layout.h"
+#include "store/layout/layout.h"
 #include "walk_output/crash_reason.h"
 
 #include <cstring>

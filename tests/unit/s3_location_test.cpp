@@ -1,8 +1,8 @@
 // The S3 pieces the upload client and the S3 store backend share: how a
 // store's keys and URLs are spelled, and a directory listing's answer.
-#include "upload/s3_answers.h"
-#include "store_backend/gunzip_file.h"
-#include "upload/s3_location.h"
+#include "store/backend/gunzip_file.h"
+#include "store/s3/s3_answers.h"
+#include "store/s3/s3_location.h"
 
 #include <cstdio>
 #include <fstream>

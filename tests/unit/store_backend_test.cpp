@@ -2,8 +2,8 @@
 // inside it followed, links out of it absent), listings, and publication by
 // rename, its three outcomes, its race between two publishers, and that a
 // reader never sees a partial file.
-#include "store_backend/directory_backend.h"
-#include "store_backend/store_backend.h"
+#include "store/backend/directory_backend.h"
+#include "store/backend/store_backend.h"
 
 #include <atomic>
 #include <ctime>

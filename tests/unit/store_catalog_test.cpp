@@ -1,9 +1,9 @@
 // The store catalog over a directory store: headers parsed (hostile ones
 // skipped), files misfiled or kept, the summary, every kind of search, its
 // pages and note, a module's builds, and when the catalog reads again.
-#include "store_backend/store_backend.h"
-#include "store_catalog/catalog_header.h"
-#include "store_catalog/store_catalog.h"
+#include "store/backend/store_backend.h"
+#include "store/catalog/catalog_header.h"
+#include "store/catalog/store_catalog.h"
 #include "tests/support/forwarding_backend.h"
 
 #include <algorithm>

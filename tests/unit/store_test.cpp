@@ -1,9 +1,9 @@
 // The symbol store library: layout, atomic writes and their stale
 // temporaries, the manifest's JSON.
 #include "common/files/atomic_file.h"
-#include "store/layout.h"
-#include "store/manifest.h"
-#include "store/store_listing.h"
+#include "store/layout/layout.h"
+#include "store/layout/manifest.h"
+#include "store/layout/store_listing.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // model (linear scans, no index), a damaged index found and rebuilt, a
 // stale one rebuilt, a copied one kept, the streamed parse equal to the
 // whole one.
-#include "lookup/symbol_source.h"
+#include "store/supply/symbol_source.h"
 #include "symbol_file/index/index_cache.h"
 #include "symbol_file/index/index_file.h"
 #include "symbol_file/lookup/address_lookup.h"

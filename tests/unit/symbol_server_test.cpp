@@ -1,7 +1,7 @@
 // The symbol-server paths and the cache's remembered misses (the fetching
 // itself is the symbol_servers end-to-end test's, against nginx).
-#include "symbol_server/symbol_cache.h"
-#include "symbol_server/symbol_servers.h"
+#include "store/symbol_servers/symbol_cache.h"
+#include "store/symbol_servers/symbol_servers.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>

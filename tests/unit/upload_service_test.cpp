@@ -7,11 +7,11 @@
 #include "ingest/upload_checks.h"
 #include "ingest/upload_service.h"
 #include "ingest/upload_zip.h"
-#include "store/layout.h"
-#include "store_backend/store_backend.h"
-#include "symbol_protocols/sym_upload_v2.h"
+#include "store/backend/store_backend.h"
+#include "store/layout/layout.h"
+#include "store/protocols/sym_upload_v2.h"
+#include "store/upload/gzip_body.h"
 #include "tests/support/forwarding_backend.h"
-#include "upload/gzip_body.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

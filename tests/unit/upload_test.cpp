@@ -1,16 +1,16 @@
 // Upload pieces that need no server: the retry decisions and waits, secret
 // redaction, gzip bodies, zip archives, URLs, the store listing's checks.
 #include "common/http/http_answers.h"
-#include "symbol_protocols/sym_upload_v2_answers.h"
-#include "upload/s3_answers.h"
 #include "common/http/http_client.h"
 #include "common/http/retry_policy.h"
 #include "common/limits/input_limits.h"
-#include "store/store_listing.h"
-#include "upload/gzip_body.h"
-#include "upload/upload_protocol.h"
-#include "upload/upload_runner.h"
-#include "upload/zip_archive.h"
+#include "store/layout/store_listing.h"
+#include "store/protocols/sym_upload_v2_answers.h"
+#include "store/s3/s3_answers.h"
+#include "store/upload/gzip_body.h"
+#include "store/upload/upload_protocol.h"
+#include "store/upload/upload_runner.h"
+#include "store/upload/zip_archive.h"
 
 #include <arpa/inet.h>
 #include <atomic>

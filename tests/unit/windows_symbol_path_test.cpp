@@ -1,6 +1,6 @@
 // _NT_SYMBOL_PATH as dbghelp reads it, --symbol-server specs, file.ptr
 // answers and the keys a symbol store files PDBs under.
-#include "symbol_server/windows_symbol_path.h"
+#include "store/symbol_servers/windows_symbol_path.h"
 
 #include <gtest/gtest.h>
 

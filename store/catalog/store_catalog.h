@@ -1,0 +1,128 @@
+// What a served store holds, as one value the pages print: every symbol file
+// with its MODULE and INFO lines (read through the store backend, so a
+// directory and an S3 bucket are catalogued alike), the files kept beside
+// it, and the searches a person runs against it (a name prefix, a debug id,
+// a code id, a build id). Built on demand and kept for a few seconds; a
+// refresh reads again only the headers of files whose ETag changed.
+#pragma once
+
+#include "store/backend/store_backend.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <llvm/Support/Error.h>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace dumpsyms {
+
+struct CatalogEntry {
+  std::string relative_path;     // "<debug_file>/<ID>/<name>.sym" as stored
+  std::string debug_file;        // MODULE's name (the store's first level)
+  std::string debug_id;          // MODULE's id, as the file writes it
+  std::string os, cpu;           // MODULE's
+  std::string code_id;           // INFO CODE_ID's id ("" without one)
+  std::string code_file;         // INFO CODE_ID's file ("" without one)
+  std::vector<std::string> info; // the other INFO lines, without "INFO " (e.g. "GENERATOR ...")
+  uint64_t size = 0;
+  int64_t mtime = 0; // seconds since the epoch: when it was uploaded
+  std::string etag;
+  // Store-relative paths of the other files in the same <debug_file>/<ID>/
+  // directory (kept binaries, debug files), sorted.
+  // (A PE kept at its code-id path <code_file>/<CODE_ID>/, beside the
+  // code-id link to this file, is listed here too: it is this build's.)
+  std::vector<std::string> kept;
+  uint64_t kept_bytes = 0; // their sizes together
+};
+
+// How a search result matched.
+enum class CatalogMatchKind { Name, DebugId, CodeId, BuildId };
+const char* catalogMatchName(CatalogMatchKind kind); // "name", "debug id", "code id", "build id"
+
+struct CatalogMatch {
+  CatalogEntry entry;
+  CatalogMatchKind how = CatalogMatchKind::Name;
+};
+
+struct CatalogQuery {
+  std::string text; // what the person typed
+  size_t page = 1;  // 1-based
+  size_t per_page = 50;
+};
+
+struct CatalogResults {
+  // This page's matches: ordered by debug_file (case-blind, then as is),
+  // and within one debug_file newest first (mtime, then debug id).
+  std::vector<CatalogMatch> matches;
+  size_t total = 0; // matches on all pages
+  size_t page = 1, pages = 1;
+  // Why a query found nothing it could have (e.g. "an id needs 8 or more
+  // hex digits"); "" otherwise.
+  std::string note;
+};
+
+struct CatalogSummary {
+  uint64_t modules = 0;             // distinct debug_file names
+  uint64_t symbol_files = 0;        // .sym files
+  uint64_t kept_files = 0;          // other files beside them
+  uint64_t bytes = 0;               // of all of those
+  std::vector<CatalogEntry> newest; // the latest uploads, newest first
+};
+
+class CatalogSnapshot {
+public:
+  explicit CatalogSnapshot(std::vector<CatalogEntry> entries,
+                           std::vector<std::string> problems = {});
+
+  const std::vector<CatalogEntry>& entries() const { return entries_; } // by relative path
+  // Files that could not be catalogued, one line each ("NAME/ID/x.sym: why").
+  const std::vector<std::string>& problems() const { return problems_; }
+
+  CatalogSummary summary(size_t newest_count = 10) const;
+  // Matches, any case: a name prefix of debug_file or code_file; and when
+  // the text (without '-', '{', '}' and spaces) is 8 or more hex digits, a
+  // prefix of a debug id, a code id (non-ELF) or a build id (an ELF
+  // module's code id). A file matched two ways is listed once, by the
+  // first kind in that order.
+  CatalogResults search(const CatalogQuery& query) const;
+  // The symbol file of `debug_file` (any case) with `debug_id` (any case).
+  const CatalogEntry* find(const std::string& debug_file, const std::string& debug_id) const;
+  // Every version of `debug_file` (any case), newest first.
+  std::vector<const CatalogEntry*> versions(const std::string& debug_file) const;
+
+private:
+  std::vector<CatalogEntry> entries_;
+  std::vector<std::string> problems_;
+};
+
+class StoreCatalog {
+public:
+  StoreCatalog(StoreBackend& store, std::chrono::seconds max_age = std::chrono::seconds(10));
+  // The catalog, read again when the last one is older than max_age or
+  // invalidate() was called since. Safe from several threads: one reads,
+  // the others wait for it.
+  llvm::Expected<std::shared_ptr<const CatalogSnapshot>> snapshot();
+  // The next snapshot() reads the store again (after an upload).
+  void invalidate();
+
+private:
+  StoreBackend& store_;
+  std::chrono::seconds max_age_;
+  std::mutex mutex_;
+  std::shared_ptr<const CatalogSnapshot> current_;
+  std::chrono::steady_clock::time_point read_at_;
+  bool stale_ = true; // nothing read yet, or the last reading failed
+  // invalidate() counts here without taking mutex_ (an upload must not wait
+  // for a reading); a snapshot is current while the count is the one seen
+  // when its reading began, so an upload during a reading is not missed.
+  std::atomic<uint64_t> invalidations_{0};
+  uint64_t read_invalidations_ = 0;
+  // The entries read last time, by relative path: reused while the ETag holds.
+  std::unordered_map<std::string, CatalogEntry> known_;
+};
+
+} // namespace dumpsyms
