@@ -10,7 +10,7 @@
 // Prints one line per decoder and kind: `zlib fresh SECONDS BYTES`,
 // `zlib warm ...`, `isal fresh ...`, `isal warm ...`.
 // Run on demand by bench/inflate_bench.py; nothing in CI runs it.
-#include "object/zlib_inflate.h"
+#include "dump/object/zlib_inflate.h"
 
 #include <chrono>
 #include <cstdio>

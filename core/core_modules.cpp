@@ -1,7 +1,7 @@
 #include "core/core_modules.h"
 
 #include "common/limits/input_limits.h"
-#include "object/identifiers.h"
+#include "dump/object/identifiers.h"
 
 #include <algorithm>
 #include <cstring>

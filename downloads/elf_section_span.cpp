@@ -1,6 +1,6 @@
 #include "downloads/elf_section_span.h"
 
-#include "object/elf_dispatch.h"
+#include "dump/object/elf_dispatch.h"
 
 #include <llvm/Object/ELF.h>
 #include <llvm/Support/MemoryBuffer.h>

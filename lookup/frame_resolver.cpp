@@ -1,6 +1,6 @@
 #include "lookup/frame_resolver.h"
 
-#include "object/demangle.h"
+#include "dump/object/demangle.h"
 #include "store/supply/symbol_source.h"
 
 #include <llvm/Support/Path.h>

@@ -1,6 +1,6 @@
 #include "minidump/module_identity.h"
 
-#include "object/identifiers.h"
+#include "dump/object/identifiers.h"
 
 #include <algorithm>
 #include <cctype>

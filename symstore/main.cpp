@@ -2,13 +2,13 @@
 // release into a store, `upload` sends a store to a symbol server, and
 // `dump-one` (internal) is the child process that dumps one binary for `add`.
 #include "common/command_line/command_line.h"
-#include "dump_flow/options.h"
+#include "dump/flows/options.h"
+#include "dump/release/add_command.h"
+#include "dump/release/dump_into_store.h"
+#include "dump/release/memory_limit.h"
 #include "serve/serve_command.h"
 #include "store/upload/upload_runner.h"
-#include "symstore/add_command.h"
-#include "symstore/dump_into_store.h"
 #include "symstore/manual.h"
-#include "symstore/memory_limit.h"
 #include "tools/shared_flags/dump_flags.h"
 
 #include <CLI/CLI.hpp>

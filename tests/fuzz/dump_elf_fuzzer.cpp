@@ -3,7 +3,7 @@
 // in $TMPDIR when it is set (run_fuzzer.py points it into the build tree,
 // where the file of a process that died stays to be looked at), else in
 // memory (/dev/shm when there is one).
-#include "dump_flow/dump_module.h"
+#include "dump/flows/dump_module.h"
 #include "tests/fuzz/fuzz_targets.h"
 #include "tests/support/whole_dump_options.h"
 

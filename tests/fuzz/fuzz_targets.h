@@ -5,7 +5,7 @@
 // and seed, so that a crash once found stays fixed without clang or libFuzzer.
 #pragma once
 
-#include "dump_flow/options.h"
+#include "dump/flows/options.h"
 #include "snapshot/process_snapshot.h"
 
 #include <cstddef>

@@ -5,8 +5,8 @@
 // indirect stack sizes and the prologues are read from it). Seeds: the
 // fixtures test_macho builds (thin, universal, dylib) and their
 // __unwind_info sections.
-#include "cfi/compact_unwind_rules.h"
-#include "macho/macho_image.h"
+#include "dump/cfi/compact_unwind_rules.h"
+#include "dump/macho/macho_image.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <llvm/BinaryFormat/MachO.h>

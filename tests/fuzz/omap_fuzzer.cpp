@@ -3,7 +3,7 @@
 // then {start, size} pairs: each a function (with a line and an inline
 // call over it, a PUBLIC at its start and a STACK WIN over it) mapped to
 // the shipped image, and each range mapped alone.
-#include "pdb/omap.h"
+#include "dump/pdb/omap.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <cstring>

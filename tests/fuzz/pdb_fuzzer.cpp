@@ -3,9 +3,9 @@
 // sites with -d, publics, FrameData/FPO as STACK WIN), and the writer;
 // inputs of odd size are named as Breakpad's Windows dumper names them
 // (--names breakpad: undname spelling, DIA's names from the type stream).
-#include "dump_flow/dump_module.h"
-#include "dump_flow/windows_flow.h"
-#include "pdb/pdb_file.h"
+#include "dump/flows/dump_module.h"
+#include "dump/flows/windows_flow.h"
+#include "dump/pdb/pdb_file.h"
 #include "tests/fuzz/fuzz_targets.h"
 #include "tests/support/whole_dump_options.h"
 

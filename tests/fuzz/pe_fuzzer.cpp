@@ -9,12 +9,12 @@
 // A PDB appended to the PE (from the MSF signature on) is
 // paired with it: the ownership check, then the whole dump of the two, as
 // dump_syms makes it of a PE whose PDB it found.
-#include "dump_flow/dump_module.h"
-#include "dump_flow/pe_only_flow.h"
-#include "dump_flow/windows_flow.h"
-#include "locate/pdb_locator.h"
-#include "pdb/pdb_file.h"
-#include "pe/pe_image.h"
+#include "dump/flows/dump_module.h"
+#include "dump/flows/pe_only_flow.h"
+#include "dump/flows/windows_flow.h"
+#include "dump/locate/pdb_locator.h"
+#include "dump/pdb/pdb_file.h"
+#include "dump/pe/pe_image.h"
 #include "tests/fuzz/fuzz_targets.h"
 #include "tests/support/whole_dump_options.h"
 

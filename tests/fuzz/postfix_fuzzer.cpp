@@ -1,7 +1,7 @@
 // DWARF expressions translated to postfix, and postfix (the translations
 // and the raw input as text) evaluated and executed over made-up registers
 // and memory. The first byte picks the CPU.
-#include "cfi/postfix_translation.h"
+#include "dump/cfi/postfix_translation.h"
 #include "symbol_file/rules/postfix_evaluator.h"
 #include "tests/fuzz/fuzz_targets.h"
 

@@ -4,7 +4,7 @@
 // evaluator the stack walker uses.
 #pragma once
 
-#include "cfi/pe_unwind.h"
+#include "dump/cfi/pe_unwind.h"
 #include "symbol_file/rules/postfix_evaluator.h"
 #include "symbol_file/rules/register_names.h"
 

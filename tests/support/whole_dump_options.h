@@ -3,7 +3,7 @@
 // debuginfod server, with no progress or warnings printed.
 #pragma once
 
-#include "dump_flow/options.h"
+#include "dump/flows/options.h"
 
 #include <string>
 

@@ -4,7 +4,7 @@
 // STACK CFI records of a symbol file and the postfix evaluator, as
 // Breakpad's processor would, and prints each frame's return address (hex,
 // one per line). The unwinding test compares them with gdb's backtrace.
-#include "object/elf_image.h"
+#include "dump/object/elf_image.h"
 #include "symbol_file/rules/postfix_evaluator.h"
 #include "symbol_file/rules/register_names.h"
 

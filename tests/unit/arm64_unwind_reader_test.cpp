@@ -3,7 +3,7 @@
 // epilogue scopes, the packed forms (the format's own example), save_next,
 // fragments, and bad records; checked by unwinding made-up stacks with the
 // postfix evaluator the stack walker uses.
-#include "cfi/arm64_unwind_reader.h"
+#include "dump/cfi/arm64_unwind_reader.h"
 #include "tests/support/pe_unwind_eval.h"
 
 #include <fmt/format.h>

@@ -3,8 +3,8 @@
 // the allowance, with the largest job alone with every thread); a big job
 // beside small ones on one thread when memory allows. And the
 // --memory-limit values.
-#include "symstore/dump_scheduler.h"
-#include "symstore/memory_limit.h"
+#include "dump/release/dump_scheduler.h"
+#include "dump/release/memory_limit.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 // CIE/FDE forms as they occur in the wild, built byte by byte: augmentation
 // strings with z, P, L, R and S, every pointer encoding, DWARF64
 // .debug_frame, and the rule opcodes.
-#include "cfi/dwarf_cfi_reader.h"
+#include "dump/cfi/dwarf_cfi_reader.h"
 #include "tests/support/byte_writer.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "dwarf/early_unit_walk.h"
+#include "dump/dwarf/early_unit_walk.h"
 
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/Dwarf.h>

@@ -1,5 +1,5 @@
 // The worked examples of the format description (section 5.4).
-#include "object/identifiers.h"
+#include "dump/object/identifiers.h"
 
 #include <gtest/gtest.h>
 

@@ -4,10 +4,10 @@
 // that names code by a sized symbol before a size-0 label. The expected
 // spellings come from rustc-demangle's documented output, c++filt and the
 // sources' own names, not from this code.
-#include "object/demangle.h"
-#include "object/dlang_demangle.h"
-#include "object/rust_demangle.h"
-#include "object/symbol_table.h"
+#include "dump/object/demangle.h"
+#include "dump/object/dlang_demangle.h"
+#include "dump/object/rust_demangle.h"
+#include "dump/object/symbol_table.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include "common/limits/bounded_json.h"
 #include "common/limits/input_limits.h"
 #include "core/core_file.h"
-#include "dump_flow/dump_module.h"
+#include "dump/flows/dump_module.h"
 #include "symbol_file/text/text_reader.h"
 #include "symtool/line_reader.h"
 #include "tests/support/byte_writer.h"

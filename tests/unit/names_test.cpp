@@ -2,8 +2,8 @@
 // how Breakpad's rules for each source language treat a linkage name and
 // join scope names. Breakpad's spellings here are what its dump_syms wrote
 // for the shared corpus.
-#include "dwarf/breakpad_language.h"
-#include "object/demangle.h"
+#include "dump/dwarf/breakpad_language.h"
+#include "dump/object/demangle.h"
 
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/Dwarf.h>

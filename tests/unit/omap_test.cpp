@@ -1,6 +1,6 @@
 // OMAP: ranges and addresses of an image rewritten after linking mapped to
 // the shipped image, and a whole module moved with them.
-#include "pdb/omap.h"
+#include "dump/pdb/omap.h"
 
 #include <gtest/gtest.h>
 

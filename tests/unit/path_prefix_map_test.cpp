@@ -1,4 +1,4 @@
-#include "dump_flow/path_prefix_map.h"
+#include "dump/flows/path_prefix_map.h"
 
 #include <gtest/gtest.h>
 

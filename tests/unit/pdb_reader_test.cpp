@@ -1,12 +1,12 @@
 // The small pieces of the PDB/PE readers: debug ids, name undecoration,
 // inline-site annotations, FPO records, where a PDB is looked for, and the
 // PE header check.
-#include "locate/pdb_locator.h"
-#include "pdb/frame_data.h"
-#include "pdb/inline_annotations.h"
-#include "pdb/pdb_file.h"
-#include "pdb/windows_names.h"
-#include "pe/pe_header_check.h"
+#include "dump/locate/pdb_locator.h"
+#include "dump/pdb/frame_data.h"
+#include "dump/pdb/inline_annotations.h"
+#include "dump/pdb/pdb_file.h"
+#include "dump/pdb/windows_names.h"
+#include "dump/pe/pe_header_check.h"
 
 #include <cstring>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-#include "cfi/linux_gate.h"
 #include "common/limits/input_limits.h"
+#include "dump/cfi/linux_gate.h"
 #include "symbol_file/rules/postfix_evaluator.h"
 #include "symbol_file/text/text_writer.h"
 

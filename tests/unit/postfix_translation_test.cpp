@@ -1,7 +1,7 @@
 // DWARF expressions as compilers and linkers write them in CFI, and their
 // postfix translations.
-#include "cfi/postfix_translation.h"
 #include "common/limits/input_limits.h"
+#include "dump/cfi/postfix_translation.h"
 
 #include <gtest/gtest.h>
 #include <llvm/BinaryFormat/Dwarf.h>

@@ -4,8 +4,8 @@
 // with the same flags, and Breakpad's rules as its Windows dump_syms
 // applies them (the two MSVC PDBs' references in ../shared/windows check
 // the same end to end).
-#include "pdb/breakpad_pdb_names.h"
-#include "pdb/undname_printer.h"
+#include "dump/pdb/breakpad_pdb_names.h"
+#include "dump/pdb/undname_printer.h"
 
 #include <gtest/gtest.h>
 

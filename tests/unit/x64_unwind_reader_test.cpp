@@ -2,7 +2,7 @@
 // Microsoft's description of the format: every operation, chained entries
 // and trap frames, checked by unwinding made-up stacks with the postfix
 // evaluator the stack walker uses.
-#include "cfi/x64_unwind_reader.h"
+#include "dump/cfi/x64_unwind_reader.h"
 #include "tests/support/pe_unwind_eval.h"
 
 #include <gtest/gtest.h>

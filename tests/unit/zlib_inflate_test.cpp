@@ -1,8 +1,8 @@
 // ISA-L's inflation of zlib streams (object/zlib_inflate) against zlib's
 // own: the same bytes for what both accept, a refusal for every damaged
 // stream, and zlib behind ISA-L for what only zlib takes.
-#include "object/compressed_section.h"
-#include "object/zlib_inflate.h"
+#include "dump/object/compressed_section.h"
+#include "dump/object/zlib_inflate.h"
 
 #include <cstring>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The options that shape a dump, spelled the same in dump_syms and symstore.
 #pragma once
 
-#include "dump_flow/options.h"
+#include "dump/flows/options.h"
 
 #include <CLI/CLI.hpp>
 
