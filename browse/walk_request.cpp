@@ -3,8 +3,8 @@
 #include "browse/browse_service.h"
 #include "pages/page_urls.h"
 #include "pages/walk_page.h"
-#include "stackwalk/symbol_explain.h"
 #include "store/layout/bundled_symbols.h"
+#include "walk/stackwalk/symbol_explain.h"
 
 namespace dumpsyms {
 namespace {

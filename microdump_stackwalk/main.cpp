@@ -3,11 +3,11 @@
 // [SYMBOL_PATH...]`, DUMP a log holding a microdump (the first is walked).
 // Unlike Breakpad's it also walks x86_64 and riscv microdumps, and lines
 // without a logcat prefix.
-#include "microdump/microdump_snapshot.h"
 #include "microdump_stackwalk/manual.h"
-#include "stackwalk/process_walk.h"
-#include "stackwalk/symbol_explain.h"
-#include "walk_output/breakpad_usage.h"
+#include "walk/microdump/microdump_snapshot.h"
+#include "walk/printers/breakpad_usage.h"
+#include "walk/stackwalk/process_walk.h"
+#include "walk/stackwalk/symbol_explain.h"
 
 #include <cstdio>
 #include <string>

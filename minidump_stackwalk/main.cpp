@@ -5,9 +5,9 @@
 // DUMP [SYMBOL_PATH...]`. Options are parsed by getopt, as Breakpad's are
 // (on glibc they may follow the dump).
 #include "minidump_stackwalk/manual.h"
-#include "stackwalk/process_walk.h"
-#include "stackwalk/symbol_explain.h"
-#include "walk_output/breakpad_usage.h"
+#include "walk/printers/breakpad_usage.h"
+#include "walk/stackwalk/process_walk.h"
+#include "walk/stackwalk/symbol_explain.h"
 
 #include <cstdio>
 #include <cstdlib>

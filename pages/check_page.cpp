@@ -2,7 +2,7 @@
 
 #include "pages/html.h"
 #include "pages/page_layout.h"
-#include "walk_output/walk_printers.h"
+#include "walk/printers/walk_printers.h"
 
 #include <fmt/format.h>
 

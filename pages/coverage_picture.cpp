@@ -1,7 +1,7 @@
 #include "pages/coverage_picture.h"
 
 #include "pages/html.h"
-#include "walk_output/walk_printers.h"
+#include "walk/printers/walk_printers.h"
 
 #include <fmt/format.h>
 

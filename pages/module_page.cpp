@@ -3,7 +3,7 @@
 #include "pages/coverage_picture.h"
 #include "pages/html.h"
 #include "pages/page_urls.h"
-#include "walk_output/walk_printers.h"
+#include "walk/printers/walk_printers.h"
 
 #include <fmt/format.h>
 

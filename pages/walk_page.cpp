@@ -1,5 +1,5 @@
 // The walk page prints what `symtool stackwalk --json` would print for the
-// same walk, in the same words (walk_output/walk_json_words.h): the page's
+// same walk, in the same words (walk/printers/walk_json_words.h): the page's
 // data- attributes are that JSON's values, so a script reading the page
 // and one reading the JSON agree. Nothing is computed here that the walk
 // does not hold; every text the dump or the store supplied is escaped.
@@ -7,10 +7,10 @@
 
 #include "pages/html.h"
 #include "pages/page_layout.h"
-#include "stackwalk/symbol_explain.h"
-#include "walk_output/crash_reason.h"
-#include "walk_output/walk_json_words.h"
-#include "walk_output/walk_printers.h"
+#include "walk/printers/crash_reason.h"
+#include "walk/printers/walk_json_words.h"
+#include "walk/printers/walk_printers.h"
+#include "walk/stackwalk/symbol_explain.h"
 
 #include <map>
 

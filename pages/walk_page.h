@@ -6,7 +6,7 @@
 // for (the walk's --explain lines).
 #pragma once
 
-#include "stackwalk/process_walk.h"
+#include "walk/stackwalk/process_walk.h"
 
 #include <cstdint>
 #include <functional>

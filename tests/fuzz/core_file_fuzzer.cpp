@@ -1,8 +1,8 @@
 // ELF core files: parsed from bytes into a process snapshot, every thread
 // walked against a store with no symbols (frame pointers and scanning over
 // the fuzzed memory), and printed.
-#include "core/core_snapshot.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "walk/core/core_snapshot.h"
 
 namespace dumpsyms::fuzz {
 

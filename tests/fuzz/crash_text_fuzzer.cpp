@@ -1,10 +1,10 @@
 // Crash text: every line parsed as a frame, each backtrace resolved against
 // a small store (one module with FUNCs, lines, an inlined call and PUBLICs),
 // and lines that are JSON crash reports symbolized whole.
-#include "crash_text/frame_line.h"
-#include "lookup/crash_symbolizer.h"
-#include "symtool/crash_report.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "walk/symbolize/crash_report.h"
+#include "walk/symbolize/crash_symbolizer.h"
+#include "walk/symbolize/frame_line.h"
 
 #include <cstdio>
 #include <fstream>

@@ -1,7 +1,7 @@
 #include "tests/fuzz/fuzz_targets.h"
 
-#include "stackwalk/process_walk.h"
-#include "walk_output/walk_printers.h"
+#include "walk/printers/walk_printers.h"
+#include "walk/stackwalk/process_walk.h"
 
 #include <cstdio>
 #include <llvm/Support/FileSystem.h>

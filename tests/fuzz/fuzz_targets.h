@@ -6,7 +6,7 @@
 #pragma once
 
 #include "dump/flows/options.h"
-#include "snapshot/process_snapshot.h"
+#include "walk/snapshot/process_snapshot.h"
 
 #include <cstddef>
 #include <cstdint>

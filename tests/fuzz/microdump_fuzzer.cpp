@@ -2,8 +2,8 @@
 // context, stack and module lines) into a process snapshot, the crashing
 // thread walked with Breakpad's rules and with ours against a store with
 // no symbols, and printed in every form.
-#include "microdump/microdump_snapshot.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "walk/microdump/microdump_snapshot.h"
 
 namespace dumpsyms::fuzz {
 

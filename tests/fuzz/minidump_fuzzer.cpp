@@ -1,8 +1,8 @@
 // Minidumps: parsed from bytes into a process snapshot (every stream,
 // context and module record), every thread walked with Breakpad's rules
 // and with ours against a store with no symbols, and printed in every form.
-#include "minidump/minidump_snapshot.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "walk/minidump/minidump_snapshot.h"
 
 namespace dumpsyms::fuzz {
 

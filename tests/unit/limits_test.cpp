@@ -6,13 +6,13 @@
 // crash and without allocating what the input claims.
 #include "common/limits/bounded_json.h"
 #include "common/limits/input_limits.h"
-#include "core/core_file.h"
 #include "dump/flows/dump_module.h"
 #include "symbol_file/text/text_reader.h"
-#include "symtool/line_reader.h"
 #include "tests/support/byte_writer.h"
 #include "tests/support/elf_builder.h"
 #include "tests/support/whole_dump_options.h"
+#include "walk/core/core_file.h"
+#include "walk/symbolize/line_reader.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

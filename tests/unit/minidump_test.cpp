@@ -2,12 +2,12 @@
 // (and the sizes Breakpad's processor refuses, which we read), CodeView
 // identities, whole files with their streams; the crash in Breakpad's
 // words; the x86 walk by FPO records with Breakpad's synthesized programs.
-#include "minidump/cpu_context.h"
-#include "minidump/minidump_snapshot.h"
-#include "minidump/module_identity.h"
-#include "stackwalk/process_walk.h"
 #include "store/layout/layout.h"
-#include "walk_output/crash_reason.h"
+#include "walk/minidump/cpu_context.h"
+#include "walk/minidump/minidump_snapshot.h"
+#include "walk/minidump/module_identity.h"
+#include "walk/printers/crash_reason.h"
+#include "walk/stackwalk/process_walk.h"
 
 #include <cstring>
 #include <fstream>

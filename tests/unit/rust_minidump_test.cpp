@@ -2,10 +2,10 @@
 // minidump.rs code_identifier and CrashReason, its process_state.rs JSON):
 // code ids by CodeView kind and OS, crash types by its names, missing
 // symbols only where a symbol source was given, frame_count always.
-#include "minidump/module_identity.h"
-#include "stackwalk/process_walk.h"
-#include "walk_output/rust_minidump_rules.h"
-#include "walk_output/walk_printers.h"
+#include "walk/minidump/module_identity.h"
+#include "walk/printers/rust_minidump_rules.h"
+#include "walk/printers/walk_printers.h"
+#include "walk/stackwalk/process_walk.h"
 
 #include <cstdio>
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // attributes, everything the dump supplied escaped, the explain lines under
 // the module they name, the token field only where the server has tokens.
 #include "pages/walk_page.h"
-#include "walk_output/crash_reason.h"
+#include "walk/printers/crash_reason.h"
 
 #include <gtest/gtest.h>
 

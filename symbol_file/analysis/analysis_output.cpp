@@ -1,0 +1,82 @@
+#include "symbol_file/analysis/analysis_output.h"
+
+#include <cstdio>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace dumpsyms {
+
+namespace {
+
+std::string percent(uint64_t part, uint64_t whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
+  return text;
+}
+
+void printJsonLine(llvm::json::Value value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << value;
+  std::printf("%s\n", text.c_str());
+}
+
+} // namespace
+
+void printStats(const std::string& path, const SymbolStats& s, bool json) {
+  if (json) {
+    llvm::json::Array largest;
+    for (const auto& [name, size] : s.largest)
+      largest.push_back(llvm::json::Object{{"name", name}, {"size", size}});
+    printJsonLine(llvm::json::Object{{"records", llvm::json::Object{{"FILE", s.files},
+                                                                {"INLINE_ORIGIN", s.inline_origins},
+                                                                {"FUNC", s.functions},
+                                                                {"line", s.lines},
+                                                                {"INLINE", s.inlines},
+                                                                {"PUBLIC", s.publics},
+                                                                {"STACK CFI INIT", s.cfi_frames},
+                                                                {"STACK CFI", s.cfi_changes},
+                                                                {"STACK WIN", s.stack_win}}},
+                                 {"bytes", llvm::json::Object{{"code", s.code_bytes},
+                                                              {"function", s.function_bytes},
+                                                              {"line", s.line_bytes},
+                                                              {"cfi", s.cfi_bytes}}},
+                                 {"largest", std::move(largest)}});
+    return;
+  }
+  std::printf("%s\n", path.c_str());
+  std::printf("  records: %llu FILE, %llu INLINE_ORIGIN, %llu FUNC, %llu line, %llu INLINE, "
+              "%llu PUBLIC, %llu STACK CFI INIT, %llu STACK CFI, %llu STACK WIN\n",
+              (unsigned long long)s.files, (unsigned long long)s.inline_origins,
+              (unsigned long long)s.functions, (unsigned long long)s.lines,
+              (unsigned long long)s.inlines, (unsigned long long)s.publics,
+              (unsigned long long)s.cfi_frames, (unsigned long long)s.cfi_changes,
+              (unsigned long long)s.stack_win);
+  std::printf("  code known to the file: %llu bytes (FUNC, STACK CFI and STACK WIN ranges)\n",
+              (unsigned long long)s.code_bytes);
+  std::printf("  in a FUNC: %s, in a line record: %s, in STACK CFI: %s\n",
+              percent(s.function_bytes, s.code_bytes).c_str(),
+              percent(s.line_bytes, s.code_bytes).c_str(),
+              percent(s.cfi_bytes, s.code_bytes).c_str());
+  std::printf("  largest functions:\n");
+  for (const auto& [name, size] : s.largest)
+    std::printf("    %10llu  %s\n", (unsigned long long)size, name.c_str());
+}
+
+void printDiff(const SymbolDiff& d) {
+  if (d.header_differs)
+    std::printf("MODULE or INFO CODE_ID differs\n");
+  for (const std::string& name : d.added)
+    std::printf("+ %s\n", name.c_str());
+  for (const std::string& name : d.removed)
+    std::printf("- %s\n", name.c_str());
+  for (const FunctionMove& m : d.moved)
+    std::printf("~ %s moved from 0x%llx to 0x%llx\n", m.name.c_str(), (unsigned long long)m.from,
+                (unsigned long long)m.to);
+  for (const std::string& name : d.lines_changed)
+    std::printf("! %s: line records changed\n", name.c_str());
+  std::fprintf(stderr, "symtool: %zu added, %zu removed, %zu moved, %zu with other lines%s\n",
+               d.added.size(), d.removed.size(), d.moved.size(), d.lines_changed.size(),
+               d.header_differs ? ", another module header" : "");
+}
+
+} // namespace dumpsyms
