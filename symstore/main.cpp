@@ -6,7 +6,7 @@
 #include "dump/release/add_command.h"
 #include "dump/release/dump_into_store.h"
 #include "dump/release/memory_limit.h"
-#include "serve/serve_command.h"
+#include "server/service/serve_command.h"
 #include "store/upload/upload_runner.h"
 #include "symstore/manual.h"
 #include "tools/shared_flags/dump_flags.h"

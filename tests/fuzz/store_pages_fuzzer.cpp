@@ -4,11 +4,11 @@
 // summarized, looked up and shown as the check page shows it. Whatever the
 // bytes, a page is valid UTF-8 and holds no markup but its own: one
 // <script> element (the page's own script), no other.
-#include "browse/module_summaries.h"
-#include "browse/page_requests.h"
-#include "pages/check_page.h"
-#include "pages/home_page.h"
-#include "pages/page_layout.h"
+#include "server/browse/module_summaries.h"
+#include "server/browse/page_requests.h"
+#include "server/pages/check_page.h"
+#include "server/pages/home_page.h"
+#include "server/pages/page_layout.h"
 #include "store/catalog/catalog_header.h"
 #include "symbol_file/analysis/symbol_validate.h"
 #include "symbol_file/text/text_reader.h"

@@ -3,8 +3,8 @@
 // sym-upload-v2 path's parts) and a sym-upload-v2 completion body; the rest
 // is a .sym file's text, checked whole and against that path and the
 // completion's debug file and id.
-#include "ingest/upload_checks.h"
-#include "ingest/upload_service.h"
+#include "server/ingest/upload_checks.h"
+#include "server/ingest/upload_service.h"
 #include "store/protocols/sym_upload_v2.h"
 #include "tests/fuzz/fuzz_targets.h"
 

@@ -8,8 +8,8 @@
 // names and texts past the zip's checksums: NUL-separated name, text,
 // name, text, ...; a name starting '@' is written as a symbolic link, one
 // starting '=' is stored rather than deflated.
-#include "ingest/upload_checks.h"
-#include "ingest/upload_zip.h"
+#include "server/ingest/upload_checks.h"
+#include "server/ingest/upload_zip.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 #include <sys/stat.h>

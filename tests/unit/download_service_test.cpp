@@ -2,13 +2,13 @@
 // send (paths, Range, validators, Accept-Encoding) against the RFCs'
 // examples, and DownloadService over a directory store: every route, the
 // spellings clients use, 304/206/416/302/404, gzip inflated again by zlib.
-#include "downloads/accept_encoding.h"
-#include "downloads/byte_range.h"
-#include "downloads/code_id_redirect.h"
-#include "downloads/download_routes.h"
-#include "downloads/download_service.h"
-#include "downloads/http_validators.h"
-#include "downloads/symbol_file_header.h"
+#include "server/downloads/accept_encoding.h"
+#include "server/downloads/byte_range.h"
+#include "server/downloads/code_id_redirect.h"
+#include "server/downloads/download_routes.h"
+#include "server/downloads/download_service.h"
+#include "server/downloads/http_validators.h"
+#include "server/downloads/symbol_file_header.h"
 #include "store/backend/directory_backend.h"
 #include "store/layout/layout.h"
 #include "tests/support/elf_builder.h"

@@ -3,7 +3,7 @@
 // bodies, multipart forms), refusals sent before a body is read, size
 // caps, abandoned requests leaving no spool file, HEAD, file answers by
 // offset, and a stop that lets a request in flight finish.
-#include "http_server/http_server.h"
+#include "server/http/http_server.h"
 
 #include <arpa/inet.h>
 #include <atomic>

@@ -1,5 +1,5 @@
 // The cookie that carries a private server's download token between pages.
-#include "serve/page_cookie.h"
+#include "server/service/page_cookie.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The pages' printers: what comes from uploaded files is text, never markup.
-#include "pages/check_page.h"
-#include "pages/home_page.h"
-#include "pages/html.h"
-#include "pages/module_page.h"
-#include "pages/page_layout.h"
-#include "pages/page_urls.h"
+#include "server/pages/check_page.h"
+#include "server/pages/home_page.h"
+#include "server/pages/html.h"
+#include "server/pages/module_page.h"
+#include "server/pages/page_layout.h"
+#include "server/pages/page_urls.h"
 
 #include <gtest/gtest.h>
 

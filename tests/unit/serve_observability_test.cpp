@@ -1,8 +1,8 @@
 // What symstore serve tells its operator: the access log line (no query,
 // no forged lines) and the Prometheus exposition (cumulative buckets,
 // escaped labels, the upload counters).
-#include "serve/access_log.h"
-#include "serve/metrics.h"
+#include "server/service/access_log.h"
+#include "server/service/metrics.h"
 
 #include <gtest/gtest.h>
 #include <sstream>

@@ -1,6 +1,6 @@
 // symstore serve --tokens: the file format of the contract, and
 // where a request's token is read from.
-#include "serve/tokens.h"
+#include "server/service/tokens.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 // refused upload leaves every file of the store as it was) and Breakpad's
 // own client, whose answer parsing (regular expressions wanting exactly
 // `"name": "value"`) is restated here from its source.
-#include "ingest/upload_checks.h"
-#include "ingest/upload_service.h"
-#include "ingest/upload_zip.h"
+#include "server/ingest/upload_checks.h"
+#include "server/ingest/upload_service.h"
+#include "server/ingest/upload_zip.h"
 #include "store/backend/store_backend.h"
 #include "store/layout/layout.h"
 #include "store/protocols/sym_upload_v2.h"

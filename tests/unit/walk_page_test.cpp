@@ -2,7 +2,7 @@
 // in `symtool stackwalk --json`'s order with its values in the data-
 // attributes, everything the dump supplied escaped, the explain lines under
 // the module they name, the token field only where the server has tokens.
-#include "pages/walk_page.h"
+#include "server/pages/walk_page.h"
 #include "walk/printers/crash_reason.h"
 
 #include <gtest/gtest.h>
