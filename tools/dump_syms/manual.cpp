@@ -1,4 +1,4 @@
-#include "dump_syms/manual.h"
+#include "tools/dump_syms/manual.h"
 
 namespace dumpsyms {
 

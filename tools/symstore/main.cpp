@@ -8,8 +8,8 @@
 #include "dump/release/memory_limit.h"
 #include "server/service/serve_command.h"
 #include "store/upload/upload_runner.h"
-#include "symstore/manual.h"
 #include "tools/shared_flags/dump_flags.h"
+#include "tools/symstore/manual.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>

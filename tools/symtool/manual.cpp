@@ -1,4 +1,4 @@
-#include "symtool/manual.h"
+#include "tools/symtool/manual.h"
 
 namespace dumpsyms {
 

@@ -3,7 +3,7 @@
 // [SYMBOL_PATH...]`, DUMP a log holding a microdump (the first is walked).
 // Unlike Breakpad's it also walks x86_64 and riscv microdumps, and lines
 // without a logcat prefix.
-#include "microdump_stackwalk/manual.h"
+#include "tools/microdump_stackwalk/manual.h"
 #include "walk/microdump/microdump_snapshot.h"
 #include "walk/printers/breakpad_usage.h"
 #include "walk/stackwalk/process_walk.h"

@@ -1,4 +1,4 @@
-#include "symstore/manual.h"
+#include "tools/symstore/manual.h"
 
 namespace dumpsyms {
 

@@ -1,4 +1,4 @@
-#include "symtool/symbol_server_flags.h"
+#include "tools/symtool/symbol_server_flags.h"
 
 #include <cstdio>
 

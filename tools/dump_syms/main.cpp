@@ -5,9 +5,9 @@
 #include "common/progress/progress.h"
 #include "dump/flows/dump_module.h"
 #include "dump/flows/options.h"
-#include "dump_syms/manual.h"
 #include "store/layout/layout.h"
 #include "symbol_file/text/text_writer.h"
+#include "tools/dump_syms/manual.h"
 #include "tools/shared_flags/dump_flags.h"
 
 #include <CLI/CLI.hpp>

@@ -1,4 +1,4 @@
-#include "microdump_stackwalk/manual.h"
+#include "tools/microdump_stackwalk/manual.h"
 
 namespace dumpsyms {
 

@@ -1,4 +1,4 @@
-#include "minidump_stackwalk/manual.h"
+#include "tools/minidump_stackwalk/manual.h"
 
 namespace dumpsyms {
 

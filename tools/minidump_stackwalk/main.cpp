@@ -4,7 +4,7 @@
 // path. `minidump_stackwalk [-m] [-f human|machine] [-s] [-b] [-c] [-t N]
 // DUMP [SYMBOL_PATH...]`. Options are parsed by getopt, as Breakpad's are
 // (on glibc they may follow the dump).
-#include "minidump_stackwalk/manual.h"
+#include "tools/minidump_stackwalk/manual.h"
 #include "walk/printers/breakpad_usage.h"
 #include "walk/stackwalk/process_walk.h"
 #include "walk/stackwalk/symbol_explain.h"
