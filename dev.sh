@@ -202,9 +202,9 @@ case "$cmd" in
     build
     if [ $# -eq 0 ]; then
       # No binary given: dump the tool's own symbols into a symbol store.
-      set -- "$BUILD/dump_syms/dump_syms" --store "$BUILD/symbols"
+      set -- "$BUILD/tools/dump_syms/dump_syms" --store "$BUILD/symbols"
     fi
-    exec "$BUILD/dump_syms/dump_syms" "$@"
+    exec "$BUILD/tools/dump_syms/dump_syms" "$@"
     ;;
   fuzz)
     fuzz "$@"

@@ -38,7 +38,7 @@ def measure(cmd, runs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--dump-syms", default=os.path.join(HERE, "..", "build", "dump_syms", "dump_syms"))
+    parser.add_argument("--dump-syms", default=os.path.join(HERE, "..", "build", "tools", "dump_syms", "dump_syms"))
     parser.add_argument("--args", default="-d", help="options for our dump_syms (default -d)")
     parser.add_argument("inputs", nargs="+", help="BINARY or BINARY:DEBUG_DIR")
     args = parser.parse_args()

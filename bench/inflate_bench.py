@@ -42,7 +42,7 @@ def main():
     parser.add_argument("--debug-dir")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("-j", "--jobs", default="2")
-    parser.add_argument("--dump-syms", default=os.path.join(BUILD, "dump_syms", "dump_syms"))
+    parser.add_argument("--dump-syms", default=os.path.join(BUILD, "tools", "dump_syms", "dump_syms"))
     parser.add_argument("--inflate-sections", default=os.path.join(BUILD, "bench", "inflate_sections"))
     args = parser.parse_args()
     target = [args.binary] + ([args.debug_dir] if args.debug_dir else []) if args.binary else [args.debug_file]

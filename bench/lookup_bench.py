@@ -91,9 +91,9 @@ def main():
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--old-build", help="the build of before, for the 'today' anchor")
     args = parser.parse_args()
-    symtool = os.path.join(args.build, "symtool", "symtool")
-    symstore = os.path.join(args.build, "symstore", "symstore")
-    drop_in = os.path.join(args.build, "minidump_stackwalk", "minidump_stackwalk")
+    symtool = os.path.join(args.build, "tools", "symtool", "symtool")
+    symstore = os.path.join(args.build, "tools", "symstore", "symstore")
+    drop_in = os.path.join(args.build, "tools", "minidump_stackwalk", "minidump_stackwalk")
     breakpad = os.environ.get("BREAKPAD_MINIDUMP_STACKWALK",
                               "/tmp/breakpad-build/src/processor/minidump_stackwalk")
     address = int(args.address, 16) if args.address else middle_function(args.sym)

@@ -200,7 +200,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--breakpad-runs", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--dump-syms", default=os.path.join(HERE, "..", "build", "dump_syms", "dump_syms"))
+    parser.add_argument("--dump-syms", default=os.path.join(HERE, "..", "build", "tools", "dump_syms", "dump_syms"))
     parser.add_argument("--before", help="an earlier dump_syms binary to measure too")
     parser.add_argument("--breakpad", default=os.environ.get("BREAKPAD_DUMP_SYMS", DEFAULT_BREAKPAD))
     parser.add_argument("--out-dir", default=os.path.join(HERE, "..", "docs"))

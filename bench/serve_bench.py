@@ -18,7 +18,7 @@ The store is `symstore add` of the shared libraries of
 /usr/lib/x86_64-linux-gnu (regular files up to --max-size, at most
 --max-files of them, by name), or --store an existing store.
 
-    bench/serve_bench.py [--symstore build/symstore/symstore] [--store DIR]
+    bench/serve_bench.py [--symstore build/tools/symstore/symstore] [--store DIR]
                          [--connections 1000] [--seconds 20] [--rounds 1] [--json OUT]
 
 Run on demand, never in CI: a timing is never a test assertion."""
@@ -398,7 +398,7 @@ def bench_uploads(args, store, tmp):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--symstore", default=os.path.join(ROOT, "build", "symstore", "symstore"))
+    parser.add_argument("--symstore", default=os.path.join(ROOT, "build", "tools", "symstore", "symstore"))
     parser.add_argument("--nginx", default="nginx")
     parser.add_argument("--store", help="an existing store directory (default: made from --release)")
     parser.add_argument("--release", default="/usr/lib/x86_64-linux-gnu")

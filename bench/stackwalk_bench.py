@@ -39,9 +39,9 @@ def main():
     parser.add_argument("--full-gib", type=float, default=1.0)
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     args = parser.parse_args()
-    ours = os.path.join(args.build, "minidump_stackwalk", "minidump_stackwalk")
-    symtool = os.path.join(args.build, "symtool", "symtool")
-    symstore = os.path.join(args.build, "symstore", "symstore")
+    ours = os.path.join(args.build, "tools", "minidump_stackwalk", "minidump_stackwalk")
+    symtool = os.path.join(args.build, "tools", "symtool", "symtool")
+    symstore = os.path.join(args.build, "tools", "symstore", "symstore")
     breakpad = os.environ.get("BREAKPAD_MINIDUMP_STACKWALK",
                               "/tmp/breakpad-build/src/processor/minidump_stackwalk")
     tmp = tempfile.mkdtemp(prefix="stackwalk-bench-")

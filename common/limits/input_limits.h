@@ -80,6 +80,14 @@ constexpr size_t kMaxArm64EpilogueRows = 512;
 constexpr size_t kMaxSymbolFileLine = size_t(16) << 20;
 // FILE and INLINE_ORIGIN ids: the table grows to the largest one.
 constexpr uint64_t kMaxSymbolFileId = 100000000;
+// What is read of a file for its MODULE and INFO lines alone (store
+// listings, the catalog, the code-id redirect): they fit many times over;
+// a file without a MODULE line there is no symbol file.
+constexpr uint64_t kSymbolHeaderBytes = 4096;
+// INFO lines kept besides CODE_ID, and the longest kept; longer ones are
+// dropped, not cut (a cut value would be a wrong one).
+constexpr size_t kMaxHeaderInfoLines = 16;
+constexpr size_t kMaxHeaderInfoLine = 1024;
 
 // --- Symbol indexes (symbol_file/index/) ---
 

@@ -9,7 +9,7 @@ Module linuxGateTemplate(LinuxGateVendor vendor) {
   module.name = "linux-gate.so";
   // The ids Breakpad computed from those kernels' page images.
   module.debug_id =
-      intel ? "4FBDA58B5A1DF5A379E3CF19A235EA090" : "B8CFDE93002D54DA1900A40AA1BD67690";
+      DebugId(intel ? "4FBDA58B5A1DF5A379E3CF19A235EA090" : "B8CFDE93002D54DA1900A40AA1BD67690");
   module.publics.push_back({0x400, "__kernel_vsyscall", false});
   StackWinRecord record;
   record.type = 4; // FRAME_DATA

@@ -33,8 +33,8 @@ Expected<Module> moduleIdentity(const ElfImage& binary, const Options& options) 
     return fileError(binary.path(),
                      "cannot identify the module: no GNU build-id note and no .text section");
   header.debug_id =
-      options.debug_id_override ? *options.debug_id_override : debugIdentifier(identifier);
-  header.code_id = codeIdentifier(identifier);
+      options.debug_id_override ? *options.debug_id_override : DebugId::fromIdentifier(identifier);
+  header.code_id = CodeId::fromBytes(identifier);
   header.name = binary.soname();
   if (header.name.empty())
     header.name =

@@ -160,14 +160,14 @@ bool isMachOInput(const std::string& path) {
   return isDsymBundle(path) || MachOImage::isMachO(path);
 }
 
-std::string machODebugId(const MachOImage& image) {
+DebugId machODebugId(const MachOImage& image) {
   if (auto uuid = image.uuid())
-    return upperHex(*uuid) + "0";
+    return DebugId::fromUuid(*uuid);
   // No LC_UUID (old linkers): an MD5 of the slice, as Breakpad's falls back to.
   MD5 md5;
   md5.update(image.bytes());
   MD5::MD5Result digest = md5.final();
-  return upperHex(digest) + "0";
+  return DebugId::fromUuid(digest);
 }
 
 Expected<Module> machOIdentity(const MachOImage& image, const Options& options) {
@@ -179,7 +179,7 @@ Expected<Module> machOIdentity(const MachOImage& image, const Options& options) 
   header.os = options.os.empty() ? "mac" : options.os;
   header.cpu = *cpu;
   header.debug_id = options.debug_id_override ? *options.debug_id_override : machODebugId(image);
-  header.code_id = uuidText(image);
+  header.code_id = CodeId(uuidText(image));
   header.name =
       options.name_override ? *options.name_override : sys::path::filename(image.path()).str();
   header.load_address = image.textAddress();

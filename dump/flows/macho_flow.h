@@ -24,6 +24,6 @@ llvm::Expected<Module> dumpMachOModule(const Options& options, Diagnostics& diag
 llvm::Expected<Module> machOIdentity(const MachOImage& image, const Options& options);
 
 // The image's debug id (what a store files it under) and its code id.
-std::string machODebugId(const MachOImage& image);
+DebugId machODebugId(const MachOImage& image);
 
 } // namespace dumpsyms

@@ -1,6 +1,8 @@
 // Everything the command line can ask for.
 #pragma once
 
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "dump/object/demangle.h"
 
 #include <optional>
@@ -22,7 +24,7 @@ struct Options {
   bool mark_multiple = false;                   // -m
   bool verbose = false;                         // -v
   bool quiet = false;                           // --quiet
-  std::optional<std::string> debug_id_override; // -b
+  std::optional<DebugId> debug_id_override;     // -b
   std::optional<std::string> name_override;     // -n
   std::string os;    // -o; "": the format's ("Linux" for ELF, "mac" for Mach-O)
   unsigned jobs = 0; // -j, 0 = one per core
@@ -33,7 +35,8 @@ struct Options {
   // --symbol-server SPEC...: Windows symbol servers and stores PDBs and PEs
   // are fetched from, before those of $_NT_SYMBOL_PATH.
   std::vector<std::string> symbol_servers;
-  std::string code_id, code_file; // --code-id/--code-file: a PDB's PE to fetch
+  CodeId code_id;        // --code-id: a PDB's PE to fetch
+  std::string code_file; // --code-file
   std::string dwp;                // --dwp
   bool no_debuginfod = false;
 

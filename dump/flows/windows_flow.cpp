@@ -72,8 +72,8 @@ std::optional<std::string> windowsCpu(uint16_t machine) {
   }
 }
 
-std::string codeViewId(const CodeViewRecord& record) {
-  return windowsDebugId(record.guid, record.age);
+DebugId codeViewId(const CodeViewRecord& record) {
+  return DebugId::fromGuid(record.guid, record.age);
 }
 
 // The PE beside a PDB given alone ("app.pdb" -> "app.exe" or "app.dll"),
@@ -114,8 +114,8 @@ WindowsSymbolFetcher symbolFetcher(const Options& options, Diagnostics& diagnost
 }
 
 // The PDB the PE's CodeView record names, from the symbol servers.
-std::unique_ptr<PdbFile> fetchPdb(WindowsSymbolFetcher& fetcher, const CodeViewRecord& record,
-                                  std::string& why) {
+Expected<std::unique_ptr<PdbFile>> fetchPdb(WindowsSymbolFetcher& fetcher,
+                                            const CodeViewRecord& record) {
   std::unique_ptr<PdbFile> chosen;
   auto wanted = [&](const std::string& path) {
     auto pdb = PdbFile::open(path);
@@ -129,8 +129,8 @@ std::unique_ptr<PdbFile> fetchPdb(WindowsSymbolFetcher& fetcher, const CodeViewR
     return true;
   };
   WindowsFileKey key{pdbFileName(record.pdb_path), pdbServerKey(codeViewId(record))};
-  if (!fetcher.find(key, wanted, why))
-    return nullptr;
+  if (Expected<std::string> found = fetcher.find(key, wanted); !found)
+    return found.takeError();
   return chosen;
 }
 
@@ -161,12 +161,12 @@ std::unique_ptr<PeImage> fetchPe(WindowsSymbolFetcher& fetcher, const PdbFile& p
       chosen = std::move(*pe);
       return true;
     };
-    std::string why;
-    if (fetcher.find({name, StringRef(options.code_id).upper()}, wanted, why))
+    Expected<std::string> found = fetcher.find({name, options.code_id.key()}, wanted);
+    if (found)
       return chosen;
-    looked += (looked.empty() ? "" : "; ") + why;
+    looked += (looked.empty() ? "" : "; ") + toString(found.takeError());
   }
-  diagnostics.warn(pdb.path() + ": its PE (code id " + options.code_id +
+  diagnostics.warn(pdb.path() + ": its PE (code id " + options.code_id.str() +
                    ") was not fetched: " + looked);
   return nullptr;
 }
@@ -245,7 +245,7 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
     }
     mismatch =
         fmt::format("{}: the PDB does not belong to {}: the PDB is {}, the PE names {}", candidate,
-                    options.binary, windowsDebugId((*pdb)->identity().guid, (*pdb)->identity().age),
+                    options.binary, DebugId::fromGuid((*pdb)->identity().guid, (*pdb)->identity().age),
                     codeViewId(*record));
     if (!options.debug_file.empty())
       break;
@@ -261,18 +261,18 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
     return fileError(options.binary, missing);
   WindowsSymbolFetcher fetcher = symbolFetcher(options, diagnostics);
   if (!fetcher.empty()) {
-    std::string why;
-    if (std::unique_ptr<PdbFile> fetched = fetchPdb(fetcher, *record, why)) {
+    Expected<std::unique_ptr<PdbFile>> fetched = fetchPdb(fetcher, *record);
+    if (fetched) {
       if (facts) {
         facts->debug_info_from = "debug-file";
-        facts->debug_file = fetched->path();
+        facts->debug_file = (*fetched)->path();
         facts->debug_file_how = "a symbol server";
       }
-      diagnostics.note("read " + fetched->path() + " (from the symbol path)");
-      inputs.pdb = std::move(fetched);
+      diagnostics.note("read " + (*fetched)->path() + " (from the symbol path)");
+      inputs.pdb = std::move(*fetched);
       return inputs;
     }
-    missing += "; " + why;
+    missing += "; " + toString(fetched.takeError());
   }
   // No PDB: the PE's own DWARF and symbols, if it has them (a MinGW build
   // that also wrote a CodeView record); else what the PE alone says (a
@@ -301,13 +301,13 @@ Expected<Module> windowsIdentity(const PdbFile& pdb, const PeImage* pe) {
                                              "name for it",
                                              pdb.identity().machine));
   header.cpu = *cpu;
-  header.debug_id = windowsDebugId(pdb.identity().guid, pdb.identity().age);
+  header.debug_id = DebugId::fromGuid(pdb.identity().guid, pdb.identity().age);
   // A minidump names the module's symbols by the PDB name the PE records;
   // the PDB read may have been renamed (--debug-file).
   std::string recorded = pe && pe->codeView() ? pdbFileName(pe->codeView()->pdb_path) : "";
   header.name = !recorded.empty() ? printable(recorded) : sys::path::filename(pdb.path()).str();
   if (pe) {
-    header.code_id = fmt::format("{:08X}{:X}", pe->timeDateStamp(), pe->sizeOfImage());
+    header.code_id = CodeId::fromPeImage(pe->timeDateStamp(), pe->sizeOfImage());
     header.code_file = sys::path::filename(pe->path()).str();
   }
   header.load_address = 0; // CodeView addresses become RVAs
@@ -325,11 +325,11 @@ Expected<Module> peIdentity(const PeImage& pe) {
   // 33 zeros, as Mozilla's dump_syms writes it and Crashpad records such a
   // module; without a PDB name (ld --build-id, lld in MinGW mode) the module
   // is named by its code file, as minidumps then name it.
-  header.debug_id = pe.codeView() ? codeViewId(*pe.codeView()) : std::string(33, '0');
+  header.debug_id = pe.codeView() ? codeViewId(*pe.codeView()) : DebugId::null();
   header.name = pe.codeView() ? printable(pdbFileName(pe.codeView()->pdb_path)) : "";
   if (header.name.empty())
     header.name = printable(sys::path::filename(pe.path()).str());
-  header.code_id = fmt::format("{:08X}{:X}", pe.timeDateStamp(), pe.sizeOfImage());
+  header.code_id = CodeId::fromPeImage(pe.timeDateStamp(), pe.sizeOfImage());
   header.code_file = sys::path::filename(pe.path()).str();
   return header;
 }

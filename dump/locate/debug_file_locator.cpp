@@ -112,10 +112,11 @@ std::optional<LocatedFile> DebugFileLocator::findDebugFile(const ElfImage& binar
 
   // 3. debuginfod.
   if (paths_.debuginfod && debuginfodConfigured() && !build_id.empty()) {
-    std::string error;
-    if (std::optional<std::string> path = fetchDebugInfo(build_id, error))
+    llvm::Expected<std::string> path = fetchDebugInfo(build_id);
+    if (path)
       return LocatedFile{*path, "fetched from debuginfod by build-id"};
-    diagnostics.note("debuginfod has no debug file for build-id " + hex(build_id) + ": " + error);
+    diagnostics.note("debuginfod has no debug file for build-id " + hex(build_id) + ": " +
+                     llvm::toString(path.takeError()));
   }
   return std::nullopt;
 }
@@ -156,9 +157,10 @@ std::optional<LocatedFile> DebugFileLocator::findAltFile(const ElfImage& debug_i
     return LocatedFile{candidate, "supplementary (dwz) file " + where};
   }
   if (paths_.debuginfod && debuginfodConfigured() && !link->build_id.empty()) {
-    std::string error;
-    if (std::optional<std::string> path = fetchDebugInfo(link->build_id, error))
+    llvm::Expected<std::string> path = fetchDebugInfo(link->build_id);
+    if (path)
       return LocatedFile{*path, "supplementary (dwz) file fetched from debuginfod"};
+    llvm::consumeError(path.takeError()); // the warning below says what is lost
   }
   diagnostics.warn(debug_path + ": supplementary (dwz) file '" + link->name +
                    "' not found: names kept in it are lost");

@@ -40,32 +40,23 @@ bool debuginfodConfigured() {
   return urls && *urls;
 }
 
-std::optional<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id,
-                                          std::string& error) {
+llvm::Expected<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id) {
   const Library* library = Library::load();
-  if (!library) {
-    error = "libdebuginfod.so.1 cannot be loaded";
-    return std::nullopt;
-  }
+  if (!library)
+    return llvm::createStringError("libdebuginfod.so.1 cannot be loaded");
   debuginfod_client* client = library->begin();
-  if (!client) {
-    error = "cannot start a debuginfod client";
-    return std::nullopt;
-  }
+  if (!client)
+    return llvm::createStringError("cannot start a debuginfod client");
   char* path = nullptr;
   int fd = library->find(client, build_id.data(), static_cast<int>(build_id.size()), &path);
   library->end(client);
-  if (fd < 0) {
-    error = std::strerror(-fd);
-    return std::nullopt;
-  }
+  if (fd < 0)
+    return llvm::createStringError(std::strerror(-fd));
   close(fd);
   std::string result = path ? path : "";
   std::free(path);
-  if (result.empty()) {
-    error = "the server gave no path";
-    return std::nullopt;
-  }
+  if (result.empty())
+    return llvm::createStringError("the server gave no path");
   return result;
 }
 

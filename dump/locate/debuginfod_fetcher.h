@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <llvm/Support/Error.h>
 #include <string>
 #include <vector>
 
@@ -13,8 +13,8 @@ namespace dumpsyms {
 // True when DEBUGINFOD_URLS names at least one server.
 bool debuginfodConfigured();
 
-// The path of the cached debug file for `build_id`, or std::nullopt (with
-// the reason in `error`) when no server has it.
-std::optional<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id, std::string& error);
+// The path of the cached debug file for `build_id`, or an error saying why
+// no server gave it.
+llvm::Expected<std::string> fetchDebugInfo(const std::vector<uint8_t>& build_id);
 
 } // namespace dumpsyms

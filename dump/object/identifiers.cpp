@@ -1,7 +1,6 @@
 #include "dump/object/identifiers.h"
 
 #include <algorithm>
-#include <fmt/format.h>
 #include <llvm/BinaryFormat/ELF.h>
 #include <optional>
 
@@ -99,22 +98,6 @@ std::vector<uint8_t> moduleIdentifier(const ElfImage& image) {
     return {};
   uint64_t span = (std::min<uint64_t>(text->size, 4096) + 15) & ~uint64_t(15);
   return textHash(file.substr(text->offset, span), text->size);
-}
-
-std::string debugIdentifier(const std::vector<uint8_t>& identifier) {
-  uint8_t b[16] = {};
-  std::copy_n(identifier.begin(), std::min<size_t>(identifier.size(), 16), b);
-  return fmt::format("{:02X}{:02X}{:02X}{:02X}{:02X}{:02X}{:02X}{:02X}"
-                     "{:02X}{:02X}{:02X}{:02X}{:02X}{:02X}{:02X}{:02X}0",
-                     b[3], b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11],
-                     b[12], b[13], b[14], b[15]);
-}
-
-std::string codeIdentifier(const std::vector<uint8_t>& identifier) {
-  std::string out;
-  for (uint8_t byte : identifier)
-    out += fmt::format("{:02X}", byte);
-  return out;
 }
 
 } // namespace dumpsyms

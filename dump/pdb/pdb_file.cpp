@@ -25,16 +25,6 @@ bool looksLikePdb(StringRef bytes) {
   return bytes.starts_with(StringRef(msf::Magic, sizeof(msf::Magic)));
 }
 
-std::string windowsDebugId(const std::array<uint8_t, 16>& g, uint32_t age) {
-  uint32_t data1 = g[0] | (g[1] << 8) | (g[2] << 16) | (uint32_t(g[3]) << 24);
-  uint16_t data2 = uint16_t(g[4] | (g[5] << 8)), data3 = uint16_t(g[6] | (g[7] << 8));
-  std::string id = fmt::format("{:08X}{:04X}{:04X}", data1, data2, data3);
-  for (size_t i = 8; i < 16; ++i)
-    id += fmt::format("{:02X}", g[i]);
-  // Breakpad's Windows dumper prints the age with %x.
-  return id + fmt::format("{:x}", age);
-}
-
 namespace {
 
 // The module descriptors the DBI stream's module list really holds.

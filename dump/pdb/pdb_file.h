@@ -76,6 +76,5 @@ bool looksLikePdb(llvm::StringRef bytes);
 // Breakpad's debug id: GUID fields as 8-4-4 upper-case hex digits, the 8
 // trailing bytes as 2 digits each, then the age in hex without leading
 // zeros ("E5431EE791B6B9B84C4C44205044422E1").
-std::string windowsDebugId(const std::array<uint8_t, 16>& guid, uint32_t age);
 
 } // namespace dumpsyms

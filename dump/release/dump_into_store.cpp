@@ -96,7 +96,7 @@ ManifestEntry dumpIntoStore(const Options& options) {
   bool linked = sym_unchanged &&
                 llvm::sys::fs::exists(options.store + "/" +
                                       codeIdRelativePath(module->code_file, module->code_id));
-  if (!module->code_file.empty() && !isNullDebugId(module->debug_id) && !linked)
+  if (!module->code_file.empty() && !module->debug_id.isNull() && !linked)
     if (llvm::Error error =
             linkCodeId(options.store, module->code_file, module->code_id, entry.sym))
       entry.warnings.push_back(llvm::toString(std::move(error)));

@@ -97,9 +97,9 @@ struct Examined {
 // What makes two files one module: the name and the debug id, or, where
 // the debug id names no build, the code id.
 std::pair<std::string, std::string> moduleKey(const Module& identity) {
-  if (isNullDebugId(identity.debug_id))
-    return {identity.name, "code id " + identity.code_id};
-  return {identity.name, identity.debug_id};
+  if (identity.debug_id.isNull())
+    return {identity.name, "code id " + identity.code_id.str()};
+  return {identity.name, identity.debug_id.str()};
 }
 
 // With --keep-binaries, whether the store holds this module's binaries
@@ -193,11 +193,11 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
 
   // PDBs serve the PE with their GUID and age; one no PE claims is a
   // module of its own.
-  std::map<std::string, std::string> pdb_by_id;
+  std::map<DebugId, std::string> pdb_by_id;
   for (Examined& e : examined)
     if (e.windows && e.windows->is_pdb)
       pdb_by_id.emplace(e.windows->identity.debug_id, e.file->path);
-  std::set<std::string> claimed;
+  std::set<DebugId> claimed;
   for (Examined& e : examined)
     if (e.windows && !e.windows->is_pdb) {
       auto pdb = pdb_by_id.find(e.windows->identity.debug_id);
@@ -214,12 +214,12 @@ ReleasePlan planRelease(const ReleaseScan& scan, const Options& dump_options,
 
   // dSYMs serve the binary slice with their UUID, wherever they are in the
   // release; one no binary claims is a module of its own.
-  std::map<std::string, std::pair<std::string, uint64_t>> dsym_by_id;
+  std::map<DebugId, std::pair<std::string, uint64_t>> dsym_by_id;
   for (Examined& e : examined)
     if (e.macho && e.macho->is_dsym)
       dsym_by_id.emplace(e.macho->identity.debug_id,
                          std::make_pair(e.file->path, e.macho->dwarf_bytes));
-  std::set<std::string> claimed_dsyms;
+  std::set<DebugId> claimed_dsyms;
   for (Examined& e : examined)
     if (e.macho && !e.macho->is_dsym)
       if (auto dsym = dsym_by_id.find(e.macho->identity.debug_id); dsym != dsym_by_id.end()) {

@@ -7,7 +7,7 @@
 #include "server/pages/module_page.h"
 #include "server/pages/page_layout.h"
 #include "server/pages/walk_page.h"
-#include "store/supply/symbol_source.h"
+#include "store/supply/symbol_supplier.h"
 
 #include <fmt/format.h>
 
@@ -108,14 +108,15 @@ ServerResponse BrowseService::module(const ServerRequest& request, const std::st
   size_t slash = rest.rfind('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == rest.size())
     return message(404, "Not found", "A module page is /ui/module/<debug_file>/<DEBUG_ID>.");
-  std::string debug_file = rest.substr(0, slash), debug_id = rest.substr(slash + 1);
+  std::string debug_file = rest.substr(0, slash);
+  DebugId debug_id(rest.substr(slash + 1));
   auto catalog = catalog_.snapshot();
   if (!catalog)
     return message(503, "The store cannot be read", llvm::toString(catalog.takeError()));
   const CatalogEntry* entry = (*catalog)->find(debug_file, debug_id);
   if (!entry)
     return message(404, "No such module",
-                   "The store has no symbols of " + debug_file + " with the id " + debug_id + ".");
+                   "The store has no symbols of " + debug_file + " with the id " + debug_id.str() + ".");
   auto summary = summaries_.get(entry->relative_path + "\n" + entry->etag,
                                 [&] { return local_.text(*entry); });
   if (!summary)
@@ -129,17 +130,18 @@ ServerResponse BrowseService::module(const ServerRequest& request, const std::st
   if (address != request.query.end() && !trimmedQuery(address->second).empty()) {
     LookupAnswer answer = parseLookupAddress(address->second);
     if (answer.address) {
+      SymbolSupplier supplier({}, nullptr, settings_.index);
       auto local = local_.path(*entry);
-      auto loaded = local ? openSymbols(*local, settings_.index)
-                          : llvm::Expected<LoadedSymbols>(local.takeError());
+      auto loaded = local ? supplier.open(*local)
+                          : llvm::Expected<const ModuleSymbols*>(local.takeError());
       if (loaded)
-        answer.info = loaded->lookup.lookup(*answer.address);
+        answer.info = (*loaded)->lookup.lookup(*answer.address);
       else
         answer = {answer.asked, std::nullopt, {}, llvm::toString(loaded.takeError())};
     }
     input.lookup = std::move(answer);
   }
-  return page(200, summary->get()->name + " " + summary->get()->debug_id, PageTab::Store,
+  return page(200, summary->get()->name + " " + summary->get()->debug_id.str(), PageTab::Store,
               renderModulePage(input));
 }
 

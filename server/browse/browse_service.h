@@ -11,12 +11,12 @@
 // for a form's own token field, which only the body carries.
 #pragma once
 
-#include "server/browse/local_symbols.h"
 #include "server/browse/module_summaries.h"
 #include "server/http/http_server.h"
 #include "server/pages/page_layout.h"
 #include "store/backend/store_backend.h"
 #include "store/catalog/store_catalog.h"
+#include "store/supply/store_mirror.h"
 #include "symbol_file/index/index_cache.h"
 #include "symbol_file/lookup/address_lookup.h"
 
@@ -69,7 +69,7 @@ private:
   StoreBackend& store_;
   StoreCatalog& catalog_;
   BrowseSettings settings_;
-  LocalSymbols local_;
+  StoreMirror local_;
   ModuleSummaries summaries_;
   std::mutex upload_parse_mutex_; // one checked file parsed at a time
   std::mutex walk_mutex_;         // one dump walked at a time

@@ -74,7 +74,7 @@ ServerResponse BrowseService::walk(ServerRequest& request, bool token_accepted) 
     input.explain.push_back(std::move(line));
   }
   std::shared_ptr<const CatalogSnapshot> known = *catalog;
-  input.module_link = [known](const std::string& debug_file, const std::string& debug_id) {
+  input.module_link = [known](const std::string& debug_file, const DebugId& debug_id) {
     const CatalogEntry* entry = known->find(fileName(debug_file), debug_id);
     return entry ? modulePageUrl(entry->debug_file, entry->debug_id) : std::string();
   };

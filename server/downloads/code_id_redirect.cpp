@@ -28,7 +28,7 @@ std::string lastComponent(const std::string& path) {
 // holds it there.
 llvm::Expected<std::optional<std::string>> debugIdPath(StoreBackend& store,
                                                        const SymbolFileHeader& header) {
-  std::string target = symbolFileRelativePath(header.debug_file, header.debug_id);
+  std::string target = symbolFileRelativePath(header.name, header.debug_id);
   llvm::Expected<std::optional<FoundStoreFile>> there = statStoreFile(store, target);
   if (!there)
     return there.takeError();
@@ -42,12 +42,12 @@ llvm::Expected<std::optional<std::string>> debugIdPath(StoreBackend& store,
 llvm::Expected<std::optional<std::string>> fromIndexEntry(StoreBackend& store,
                                                           const FoundStoreFile& found) {
   llvm::Expected<std::optional<SymbolFileHeader>> header =
-      readSymbolFileHeader(store, found.relative);
+      readStoredSymbolHeader(store, found.relative);
   if (!header)
     return header.takeError();
-  if (!*header || isNullDebugId((*header)->debug_id))
+  if (!*header || (*header)->debug_id.isNull())
     return std::nullopt; // a null-id module lives at its code-id path
-  std::string target = symbolFileRelativePath((*header)->debug_file, (*header)->debug_id);
+  std::string target = symbolFileRelativePath((*header)->name, (*header)->debug_id);
   if (llvm::StringRef(target).equals_insensitive(found.relative))
     return std::nullopt;
   return debugIdPath(store, **header);
@@ -65,16 +65,16 @@ fromTeckenForm(StoreBackend& store, const std::vector<std::string>& components) 
   if (!*entry)
     return std::nullopt;
   llvm::Expected<std::optional<SymbolFileHeader>> header =
-      readSymbolFileHeader(store, (*entry)->relative);
+      readStoredSymbolHeader(store, (*entry)->relative);
   if (!header)
     return header.takeError();
   if (!*header)
     return std::nullopt;
   std::string name =
-      lastComponent(symbolFileRelativePath((*header)->debug_file, (*header)->debug_id));
+      lastComponent(symbolFileRelativePath((*header)->name, (*header)->debug_id));
   if (!llvm::StringRef(name).equals_insensitive(components[2]))
     return std::nullopt;
-  if (isNullDebugId((*header)->debug_id))
+  if ((*header)->debug_id.isNull())
     return (*entry)->relative;
   return debugIdPath(store, **header);
 }
@@ -85,7 +85,7 @@ llvm::Expected<std::optional<std::string>>
 fromBuildIdEntry(StoreBackend& store, const std::vector<std::string>& components) {
   if (!isBuildIdText(components[1]))
     return std::nullopt;
-  llvm::Expected<std::optional<BuildIdEntry>> entry = readBuildIdEntry(store, components[1]);
+  llvm::Expected<std::optional<BuildIdEntry>> entry = readBuildIdEntry(store, *BuildId::parseHex(components[1]));
   if (!entry)
     return entry.takeError();
   if (!*entry)
@@ -96,7 +96,7 @@ fromBuildIdEntry(StoreBackend& store, const std::vector<std::string>& components
   llvm::StringRef(kept).split(parts, '/');
   if (parts.size() != 3)
     return std::nullopt;
-  std::string target = symbolFileRelativePath(parts[0].str(), parts[1].str());
+  std::string target = symbolFileRelativePath(parts[0].str(), DebugId(parts[1].str()));
   std::string name = lastComponent(target);
   if (!llvm::StringRef(name).equals_insensitive(components[2]) &&
       !llvm::StringRef(components[2]).equals_insensitive(components[0] + ".sym"))

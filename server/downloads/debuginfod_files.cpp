@@ -17,7 +17,7 @@ constexpr uint64_t kBuildIdEntryBytes = 4096;
 } // namespace
 
 llvm::Expected<std::optional<BuildIdEntry>> readBuildIdEntry(StoreBackend& store,
-                                                             const std::string& build_id) {
+                                                             const BuildId& build_id) {
   // The index is a dot-directory no client may name, so this path (built
   // from checked hex) is read without the client-path check.
   std::string index = buildIdIndexRelativePath(build_id);

@@ -18,7 +18,7 @@ namespace dumpsyms {
 // that does not parse, or one longer than an entry can be (a read cut at
 // its limit could leave a shorter path that still parses).
 llvm::Expected<std::optional<BuildIdEntry>> readBuildIdEntry(StoreBackend& store,
-                                                             const std::string& build_id);
+                                                             const BuildId& build_id);
 
 // What to serve for `route` (a Debuginfod route), or none (404).
 llvm::Expected<std::optional<ServedEntity>> findDebuginfodEntity(StoreBackend& store,

@@ -32,7 +32,7 @@ DownloadRoute parseDownloadRoute(const std::string& path) {
   std::vector<std::string> parts = splitComponents(rest);
 
   if (parts.size() >= 3 && parts[0] == "buildid" && isBuildIdText(parts[1])) {
-    route.build_id = llvm::StringRef(parts[1]).lower();
+    route.build_id = *BuildId::parseHex(parts[1]);
     if (parts.size() == 3 && parts[2] == "debuginfo") {
       route.kind = DownloadRoute::Kind::Debuginfod;
       route.artifact = DownloadRoute::Artifact::Debuginfo;
@@ -57,7 +57,7 @@ DownloadRoute parseDownloadRoute(const std::string& path) {
         llvm::StringRef(parts[2]).equals_insensitive("_.debug")) {
       route.kind = DownloadRoute::Kind::Debuginfod;
       route.artifact = DownloadRoute::Artifact::Debuginfo;
-      route.build_id = llvm::StringRef(id).lower();
+      route.build_id = *BuildId::parseHex(id);
       route.ssqp = true;
       return route;
     }
@@ -66,7 +66,7 @@ DownloadRoute parseDownloadRoute(const std::string& path) {
         llvm::StringRef(parts[0]).equals_insensitive(parts[2])) {
       route.kind = DownloadRoute::Kind::Debuginfod;
       route.artifact = DownloadRoute::Artifact::Executable;
-      route.build_id = llvm::StringRef(id).lower();
+      route.build_id = *BuildId::parseHex(id);
       route.ssqp = true;
       return route;
     }

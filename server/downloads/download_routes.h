@@ -4,6 +4,8 @@
 // debuginfod artifact by build id. Nothing here touches the store.
 #pragma once
 
+#include "common/ids/build_id.h"
+
 #include <string>
 #include <vector>
 
@@ -19,7 +21,7 @@ struct DownloadRoute {
 
   Kind kind = Kind::NotARoute;
   std::vector<std::string> components;
-  std::string build_id; // lower-case hex
+  BuildId build_id;
   Artifact artifact = Artifact::Debuginfo;
   std::string section; // for Artifact::Section, e.g. ".debug_info"
   // A Debuginfod route asked in SSQP's keys for ELF files (what WinDbg,

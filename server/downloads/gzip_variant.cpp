@@ -1,11 +1,11 @@
 #include "server/downloads/gzip_variant.h"
 
 #include "common/files/atomic_file.h"
+#include "common/gzip/gzip.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <isa-l/igzip_lib.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -15,72 +15,15 @@
 #include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <vector>
 
 namespace dumpsyms {
 namespace {
-
-constexpr size_t kChunk = size_t(1) << 20;
 
 // 32 hex digits of SHA-256: a name that cannot collide in practice.
 std::string hashName(const std::string& text) {
   std::array<uint8_t, 32> digest = llvm::SHA256::hash(
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
   return llvm::toHex(llvm::ArrayRef<uint8_t>(digest.data(), 16), /*LowerCase=*/true);
-}
-
-llvm::Error writeAll(int fd, const uint8_t* data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return llvm::createStringError(std::string("cannot write a gzip copy: ") +
-                                     std::strerror(errno));
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return llvm::Error::success();
-}
-
-// Deflates `length` bytes of `in` from `offset` into `out` as one gzip
-// member (ISA-L writes a fixed header: no name, no time, so one input
-// always gives the same bytes).
-llvm::Error compress(int in, uint64_t offset, uint64_t length, int out) {
-  std::vector<uint8_t> input(kChunk), output(kChunk), level_buffer(ISAL_DEF_LVL1_DEFAULT);
-  isal_zstream stream;
-  isal_deflate_init(&stream);
-  stream.gzip_flag = IGZIP_GZIP;
-  stream.level = 1;
-  stream.level_buf = level_buffer.data();
-  stream.level_buf_size = static_cast<uint32_t>(level_buffer.size());
-  stream.flush = NO_FLUSH;
-  uint64_t done = 0;
-  do {
-    size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, length - done));
-    ssize_t got = 0;
-    while (want > 0) {
-      got = ::pread(in, input.data(), want, static_cast<off_t>(offset + done));
-      if (got < 0 && errno == EINTR)
-        continue;
-      break;
-    }
-    if (got < 0 || (want > 0 && got == 0))
-      return llvm::createStringError("the file to compress ended early or cannot be read");
-    done += static_cast<uint64_t>(got);
-    stream.next_in = input.data();
-    stream.avail_in = static_cast<uint32_t>(got);
-    stream.end_of_stream = done == length ? 1 : 0;
-    do {
-      stream.next_out = output.data();
-      stream.avail_out = static_cast<uint32_t>(output.size());
-      if (isal_deflate(&stream) != COMP_OK)
-        return llvm::createStringError("gzip compression failed");
-      if (llvm::Error error = writeAll(out, output.data(), output.size() - stream.avail_out))
-        return error;
-    } while (stream.avail_out == 0);
-  } while (stream.internal_state.state != ZSTATE_END);
-  return llvm::Error::success();
 }
 
 // Removes the copies of older ETags beside `keep`.
@@ -168,7 +111,7 @@ llvm::Expected<GzipVariant> gzipVariant(const std::string& cache_dir, const std:
   llvm::Expected<AtomicFile> file = AtomicFile::create(copy);
   if (!file)
     return file.takeError();
-  if (llvm::Error error = compress(fd, offset, length, file->fd()))
+  if (llvm::Error error = gzipCompressRange(fd, offset, length, file->fd()))
     return error;
   if (llvm::Error error = file->commit())
     return error;

@@ -31,7 +31,7 @@ ServerResponse handleBreakpadV1(SymbolPublisher& publisher, ServerRequest& reque
   CheckedSymbolFile file{std::move(std::get<SpoolFile>(spooled)), {}};
   if (auto refusal = publisher.check(file, kSymbolFileField))
     return publisher.refuse(*refusal);
-  if (auto refusal = checkClaimedModule(debug_file->value, debug_id->value, file.facts))
+  if (auto refusal = checkClaimedModule(debug_file->value, DebugId(debug_id->value), file.facts))
     return publisher.refuse(*refusal);
   auto outcome = publisher.publish(file);
   if (auto* refusal = std::get_if<UploadRefusal>(&outcome))

@@ -42,7 +42,7 @@ bool isBuildIdEntryPath(llvm::StringRef path) {
   id.erase(std::remove(id.begin(), id.end(), '/'), id.end());
   return id.size() >= 4 && id.size() % 2 == 0 && id.size() <= 128 &&
          id.find_first_not_of("0123456789abcdef") == std::string::npos &&
-         buildIdIndexRelativePath(id) == path;
+         buildIdIndexRelativePath(*BuildId::parseHex(id)) == path;
 }
 
 } // namespace
@@ -92,10 +92,10 @@ ServerResponse handleKeptFilePut(SymbolPublisher& publisher, ServerRequest& requ
         {415, path + ": only .sym files and the files kept beside them are taken"});
   std::string module = parts[0].str(), id = parts[1].str(), name = parts[2].str();
   bool known = false;
-  if (auto refusal = storeHas(store, symbolFileRelativePath(module, id), known))
+  if (auto refusal = storeHas(store, symbolFileRelativePath(module, DebugId(id)), known))
     return publisher.refuse(*refusal);
   if (!known && name == module)
-    if (auto refusal = storeHas(store, codeIdRelativePath(module, id), known))
+    if (auto refusal = storeHas(store, codeIdRelativePath(module, CodeId(id)), known))
       return publisher.refuse(*refusal);
   if (!known)
     return publisher.refuse({422, path + ": the store holds no symbol file of " + module + " " +

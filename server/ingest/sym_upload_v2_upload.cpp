@@ -127,8 +127,8 @@ ServerResponse handleV2CheckStatus(SymbolPublisher& publisher, ServerRequest& re
     auto ids = store.listNames(symbol->debug_file);
     if (!ids)
       return publisher.refuse({500, "the store: " + llvm::toString(ids.takeError())});
-    for (const std::string& id : *ids)
-      if (sameIgnoringCase(id, symbol->debug_id)) {
+    for (const std::string& name : *ids)
+      if (DebugId id(name); id.sameBuild(symbol->debug_id)) {
         auto other = store.stat(symbolFileRelativePath(symbol->debug_file, id));
         if (!other)
           return publisher.refuse({500, "the store: " + llvm::toString(other.takeError())});

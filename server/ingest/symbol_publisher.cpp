@@ -40,7 +40,7 @@ bool sameBytes(int a, int b) {
 // Windows modules are also found by code file and code id (store/layout/code_id_index.h),
 // as `symstore add` indexes them.
 bool wantsCodeIdCopy(const SymbolFileFacts& facts) {
-  return !facts.code_file.empty() && !facts.code_id.empty() && !isNullDebugId(facts.debug_id);
+  return !facts.code_file.empty() && !facts.code_id.empty() && !facts.debug_id.isNull();
 }
 
 } // namespace

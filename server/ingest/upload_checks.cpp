@@ -26,12 +26,12 @@ public:
     if (modules == 1) {
       facts.os = os.str();
       facts.cpu = cpu.str();
-      facts.debug_id = debug_id.str();
+      facts.debug_id = DebugId(debug_id.str());
       facts.debug_file = name.str();
     }
   }
   void codeId(llvm::StringRef code_id, llvm::StringRef code_file) override {
-    facts.code_id = code_id.str();
+    facts.code_id = CodeId(code_id.str());
     facts.code_file = code_file.str();
   }
   void info(llvm::StringRef) override {}
@@ -222,12 +222,12 @@ std::optional<UploadRefusal> checkClaimedPath(const std::string& claimed,
 }
 
 std::optional<UploadRefusal> checkClaimedModule(const std::string& debug_file,
-                                                const std::string& debug_id,
+                                                const DebugId& debug_id,
                                                 const SymbolFileFacts& facts) {
-  if (debug_file != facts.debug_file || !sameIgnoringCase(debug_id, facts.debug_id))
-    return refuse(422, "the upload names " + printable(debug_file) + " " + printable(debug_id) +
+  if (debug_file != facts.debug_file || !debug_id.sameBuild(facts.debug_id))
+    return refuse(422, "the upload names " + printable(debug_file) + " " + printable(debug_id.str()) +
                            " but its MODULE line " + printable(facts.debug_file) + " " +
-                           printable(facts.debug_id));
+                           printable(facts.debug_id.str()));
   return std::nullopt;
 }
 

@@ -6,6 +6,8 @@
 // (store/layout/layout.h moduleRelativePath; ids compared without regard to case).
 #pragma once
 
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "server/ingest/upload_refusal.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -16,8 +18,11 @@ namespace dumpsyms {
 
 // The facts of a checked .sym file.
 struct SymbolFileFacts {
-  std::string os, cpu, debug_id, debug_file; // the MODULE line
-  std::string code_id, code_file;            // INFO CODE_ID, when given
+  std::string os, cpu; // the MODULE line
+  DebugId debug_id;
+  std::string debug_file;
+  CodeId code_id; // INFO CODE_ID, when given
+  std::string code_file;
   std::string store_path;                    // where the store keeps it (its own spelling)
 };
 
@@ -39,7 +44,7 @@ std::optional<UploadRefusal> checkClaimedPath(const std::string& claimed,
 // The debug file and id a client named (Breakpad's v1 form fields, a
 // sym-upload-v2 completion) against its MODULE line.
 std::optional<UploadRefusal> checkClaimedModule(const std::string& debug_file,
-                                                const std::string& debug_id,
+                                                const DebugId& debug_id,
                                                 const SymbolFileFacts& facts);
 
 // Whether the names are the same but for the case of letters.

@@ -21,14 +21,14 @@ std::string idCell(const std::string& id) {
 std::string entryRow(const CatalogEntry& e, const char* row_class, const char* match) {
   std::string attributes = fmt::format(
       "class=\"{}\" data-debug-file=\"{}\" data-debug-id=\"{}\" data-code-id=\"{}\"", row_class,
-      escapeHtml(e.debug_file), escapeHtml(e.debug_id), escapeHtml(e.code_id));
+      escapeHtml(e.debug_file), escapeHtml(e.debug_id.str()), escapeHtml(e.code_id.str()));
   if (match)
     attributes += fmt::format(" data-match=\"{}\"", match);
   return fmt::format(
       "<tr {}><td class=\"name\"><a href=\"{}\">{}</a></td>{}{}<td class=\"nowrap\">{}</td>"
       "<td class=\"when\">{}</td><td class=\"num\">{}</td></tr>",
       attributes, escapeHtml(modulePageUrl(e.debug_file, e.debug_id)), escapeHtml(e.debug_file),
-      idCell(e.debug_id), idCell(e.code_id), escapeHtml(e.os + " " + e.cpu), utcTime(e.mtime),
+      idCell(e.debug_id.str()), idCell(e.code_id.str()), escapeHtml(e.os + " " + e.cpu), utcTime(e.mtime),
       byteSize(e.size));
 }
 

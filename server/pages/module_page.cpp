@@ -46,11 +46,11 @@ std::string renderModuleHeading(const ModuleSummary& s) {
   std::string out = "<section id=\"heading\">";
   out +=
       fmt::format("<code id=\"module-line\" class=\"line\">MODULE {} {} {} {}</code>",
-                  escapeHtml(s.os), escapeHtml(s.cpu), escapeHtml(s.debug_id), escapeHtml(s.name));
+                  escapeHtml(s.os), escapeHtml(s.cpu), escapeHtml(s.debug_id.str()), escapeHtml(s.name));
   if (!s.code_id.empty())
     out +=
         fmt::format("<code class=\"line info-line\">INFO CODE_ID {}{}{}</code>",
-                    escapeHtml(s.code_id), s.code_file.empty() ? "" : " ", escapeHtml(s.code_file));
+                    escapeHtml(s.code_id.str()), s.code_file.empty() ? "" : " ", escapeHtml(s.code_file));
   for (const std::string& info : s.info)
     out += fmt::format("<code class=\"line info-line\">INFO {}</code>", escapeHtml(info));
   return out + "</section>";
@@ -165,7 +165,7 @@ std::string renderLookupAnswer(const LookupAnswer& a) {
 std::string renderModulePage(const ModulePageInput& in) {
   const ModuleSummary& s = *in.summary;
   std::string out = fmt::format("<h1>{} <span class=\"muted mono\">{}</span></h1>",
-                                escapeHtml(s.name), escapeHtml(s.debug_id));
+                                escapeHtml(s.name), escapeHtml(s.debug_id.str()));
   if (in.entry)
     out += fmt::format(
         "<p>{} {}, uploaded {}{}.</p>", byteSize(in.entry->size), escapeHtml(s.os + " " + s.cpu),
@@ -201,8 +201,8 @@ std::string renderModulePage(const ModulePageInput& in) {
       out += fmt::format("<tr><td class=\"mono\"><a href=\"{}\"{}>{}</a></td><td class=\"mono\">"
                          "{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
                          escapeHtml(modulePageUrl(v->debug_file, v->debug_id)),
-                         current ? " aria-current=\"page\"" : "", escapeHtml(v->debug_id),
-                         escapeHtml(v->code_id), utcTime(v->mtime), byteSize(v->size));
+                         current ? " aria-current=\"page\"" : "", escapeHtml(v->debug_id.str()),
+                         escapeHtml(v->code_id.str()), utcTime(v->mtime), byteSize(v->size));
     }
     out += "</tbody></table></div>";
   }

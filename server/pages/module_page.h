@@ -6,6 +6,8 @@
 // answer, the store file's upload time, versions and downloads.
 #pragma once
 
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "store/catalog/store_catalog.h"
 #include "symbol_file/analysis/symbol_coverage.h"
 #include "symbol_file/analysis/symbol_stats.h"
@@ -22,7 +24,11 @@ namespace dumpsyms {
 // What the sections print of one symbol file: the values a parse gives,
 // small enough to keep for a file once it is computed.
 struct ModuleSummary {
-  std::string os, cpu, debug_id, name, code_id, code_file;
+  std::string os, cpu;
+  DebugId debug_id;
+  std::string name;
+  CodeId code_id;
+  std::string code_file;
   std::vector<std::string> info; // the other INFO lines, without "INFO "
   SymbolStats stats;
   SymbolCoverage coverage;

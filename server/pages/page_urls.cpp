@@ -4,8 +4,8 @@
 
 namespace dumpsyms {
 
-std::string modulePageUrl(std::string_view debug_file, std::string_view debug_id) {
-  return "/ui/module/" + percentEncode(debug_file) + "/" + percentEncode(debug_id);
+std::string modulePageUrl(std::string_view debug_file, const DebugId& debug_id) {
+  return "/ui/module/" + percentEncode(debug_file) + "/" + percentEncode(debug_id.str());
 }
 
 std::string searchUrl(std::string_view text, size_t page) {

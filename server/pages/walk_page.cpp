@@ -189,7 +189,7 @@ std::vector<std::string> explainLines(const SnapshotModule& module,
   std::string debug_file = pathFileName(module.debug_file);
   std::string label = "module " + pathFileName(module.code_file) + " (" +
                       (debug_file.empty() ? std::string("no debug file") : debug_file) + " " +
-                      (module.debug_id.empty() ? std::string("no debug id") : module.debug_id) +
+                      (module.debug_id.empty() ? std::string("no debug id") : module.debug_id.str()) +
                       "): ";
   std::vector<std::string> lines;
   for (const std::string& line : explain)
@@ -220,7 +220,7 @@ std::string modulesSection(const WalkPageInput& input, ModuleLinks& links) {
            "</td>";
     out += "<td class=\"num mono\">" + escapeHtml(hexAddress(module.base)) + "</td>";
     out += "<td class=\"mono\">" + escapeHtml(pathFileName(module.debug_file)) + "</td>";
-    out += "<td class=\"mono\">" + escapeHtml(module.debug_id) + "</td>";
+    out += "<td class=\"mono\">" + escapeHtml(module.debug_id.str()) + "</td>";
     out += "<td class=\"symbols\">";
     out += status.looked_up && without
                ? "<span class=\"tag missing\">" + escapeHtml(symbols) + "</span>"
@@ -254,7 +254,7 @@ std::string modulesSection(const WalkPageInput& input, ModuleLinks& links) {
              escapeHtml(pathFileName(module.code_file)) + "</td><td class=\"num mono\">" +
              escapeHtml(hexAddress(module.base)) + "</td><td class=\"num mono\">" +
              escapeHtml(hexAddress(module.end())) + "</td><td class=\"mono\">" +
-             escapeHtml(module.code_id) + "</td></tr>\n";
+             escapeHtml(module.code_id.str()) + "</td></tr>\n";
     out += "</tbody>\n</table></div>\n";
   }
   out += "</section>\n";

@@ -6,6 +6,7 @@
 // for (the walk's --explain lines).
 #pragma once
 
+#include "common/ids/debug_id.h"
 #include "walk/stackwalk/process_walk.h"
 
 #include <cstdint>
@@ -22,7 +23,7 @@ struct WalkPageInput {
   const ProcessWalk* walk = nullptr;
   std::vector<std::string> explain; // explainSymbolSearch(*walk)
   // The module page to link a module to, "" for none (the store lacks its symbols).
-  std::function<std::string(const std::string& debug_file, const std::string& debug_id)>
+  std::function<std::string(const std::string& debug_file, const DebugId& debug_id)>
       module_link;
 };
 

@@ -9,9 +9,9 @@
 #include "store/backend/s3_backend.h"
 
 #include "common/files/user_cache_dir.h"
+#include "common/gzip/gzip.h"
 #include "common/http/retry_policy.h"
 #include "common/limits/input_limits.h"
-#include "store/backend/gunzip_file.h"
 #include "store/s3/s3_answers.h"
 #include "store/s3/s3_location.h"
 
@@ -451,7 +451,7 @@ private:
       uint64_t cap =
           std::min<uint64_t>(limits::kMaxFetchedSymbolFile,
                              info.size * limits::kMaxInflateRatio + limits::kInflateSlack);
-      llvm::Error inflated = gunzipFile(temporary, decoded, cap);
+      llvm::Error inflated = gunzipFile(temporary, decoded, {cap, /*concatenated_members=*/true});
       discard();
       if (inflated) {
         std::remove(decoded.c_str());

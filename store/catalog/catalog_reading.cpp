@@ -1,5 +1,6 @@
 #include "store/catalog/catalog_reading.h"
 
+#include "common/limits/input_limits.h"
 #include "store/catalog/catalog_header.h"
 #include "store/layout/code_id_index.h"
 #include "store/layout/layout.h"
@@ -47,16 +48,18 @@ SymbolFileReading readSymbolFile(StoreBackend& store, const ListedObject& file,
   if (was != known.end() && !info->etag.empty() && was->second.etag == info->etag) {
     entry = was->second;
   } else {
-    llvm::Expected<std::string> head = store.readRange(relative, 0, kCatalogHeaderBytes);
+    llvm::Expected<std::string> head = store.readRange(relative, 0, limits::kSymbolHeaderBytes);
     if (!head) {
       reading.problem = "cannot read it: " + llvm::toString(head.takeError());
       return reading;
     }
-    entry = parseCatalogHeader(*head);
-    if (!entry) {
+    llvm::Expected<SymbolFileHeader> header = parseSymbolFileHeader(*head);
+    if (!header) {
+      llvm::consumeError(header.takeError());
       reading.problem = "does not start with a MODULE line (os, cpu, id and name)";
       return reading;
     }
+    entry = catalogEntryOf(*header);
   }
   entry->relative_path = relative;
   entry->size = info->size;

@@ -25,9 +25,9 @@ std::optional<CatalogMatchKind> matchOf(const CatalogEntry& entry, llvm::StringR
     return CatalogMatchKind::Name;
   if (!id_query)
     return std::nullopt;
-  if (catalogIdKey(entry.debug_id).starts_with(id_key))
+  if (entry.debug_id.key().starts_with(id_key))
     return CatalogMatchKind::DebugId;
-  if (!entry.code_id.empty() && catalogIdKey(entry.code_id).starts_with(id_key))
+  if (!entry.code_id.empty() && entry.code_id.key().starts_with(id_key))
     return isElfModuleOs(entry.os) ? CatalogMatchKind::BuildId : CatalogMatchKind::CodeId;
   return std::nullopt;
 }
@@ -39,7 +39,7 @@ CatalogResults CatalogSnapshot::search(const CatalogQuery& query) const {
   llvm::StringRef text = llvm::StringRef(query.text).trim();
   if (text.empty())
     return results;
-  std::string id_key = catalogIdKey(text);
+  std::string id_key = idKey(text);
   bool id_query = isHexKey(id_key) && id_key.size() >= kMinIdDigits;
 
   std::vector<CatalogMatch> all;

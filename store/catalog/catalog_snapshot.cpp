@@ -56,13 +56,13 @@ CatalogSummary CatalogSnapshot::summary(size_t newest_count) const {
 }
 
 const CatalogEntry* CatalogSnapshot::find(const std::string& debug_file,
-                                          const std::string& debug_id) const {
+                                          const DebugId& debug_id) const {
   // The spelling asked for first; another only when the store has none so.
   const CatalogEntry* found = nullptr;
-  std::string id_key = catalogIdKey(debug_id);
+  std::string id_key = debug_id.key();
   for (const CatalogEntry& entry : entries_) {
     if (!llvm::StringRef(entry.debug_file).equals_insensitive(debug_file) ||
-        catalogIdKey(entry.debug_id) != id_key)
+        entry.debug_id.key() != id_key)
       continue;
     if (entry.debug_file == debug_file && entry.debug_id == debug_id)
       return &entry;

@@ -6,6 +6,8 @@
 // refresh reads again only the headers of files whose ETag changed.
 #pragma once
 
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "store/backend/store_backend.h"
 
 #include <atomic>
@@ -23,9 +25,9 @@ namespace dumpsyms {
 struct CatalogEntry {
   std::string relative_path;     // "<debug_file>/<ID>/<name>.sym" as stored
   std::string debug_file;        // MODULE's name (the store's first level)
-  std::string debug_id;          // MODULE's id, as the file writes it
+  DebugId debug_id;              // MODULE's id, as the file writes it
   std::string os, cpu;           // MODULE's
-  std::string code_id;           // INFO CODE_ID's id ("" without one)
+  CodeId code_id;                // INFO CODE_ID's id ("" without one)
   std::string code_file;         // INFO CODE_ID's file ("" without one)
   std::vector<std::string> info; // the other INFO lines, without "INFO " (e.g. "GENERATOR ...")
   uint64_t size = 0;
@@ -90,7 +92,7 @@ public:
   // first kind in that order.
   CatalogResults search(const CatalogQuery& query) const;
   // The symbol file of `debug_file` (any case) with `debug_id` (any case).
-  const CatalogEntry* find(const std::string& debug_file, const std::string& debug_id) const;
+  const CatalogEntry* find(const std::string& debug_file, const DebugId& debug_id) const;
   // Every version of `debug_file` (any case), newest first.
   std::vector<const CatalogEntry*> versions(const std::string& debug_file) const;
 

@@ -11,14 +11,14 @@
 
 namespace dumpsyms {
 
-std::string codeIdRelativePath(const std::string& code_file, const std::string& code_id) {
-  return code_file + "/" + code_id + "/" + code_file + ".sym";
+std::string codeIdRelativePath(const std::string& code_file, const CodeId& code_id) {
+  return code_file + "/" + code_id.str() + "/" + code_file + ".sym";
 }
 
 llvm::Error linkCodeId(const std::string& store_root, const std::string& code_file,
-                       const std::string& code_id, const std::string& symbol_relative) {
+                       const CodeId& code_id, const std::string& symbol_relative) {
   if (code_file.empty() || code_id.empty() || code_file.find('/') != std::string::npos ||
-      code_file == "." || code_file == ".." || code_id.find('/') != std::string::npos)
+      code_file == "." || code_file == ".." || code_id.str().find('/') != std::string::npos)
     return llvm::Error::success(); // nothing a path can be made of
   std::string link = store_root + "/" + codeIdRelativePath(code_file, code_id);
   if (std::error_code error = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(link)))

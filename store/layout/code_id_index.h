@@ -7,17 +7,18 @@
 // listings (and so uploads) see only the symbol files, not the links.
 #pragma once
 
+#include "common/ids/code_id.h"
 #include <llvm/Support/Error.h>
 #include <string>
 
 namespace dumpsyms {
 
 // "<code_file>/<code_id>/<code_file>.sym"
-std::string codeIdRelativePath(const std::string& code_file, const std::string& code_id);
+std::string codeIdRelativePath(const std::string& code_file, const CodeId& code_id);
 
 // Links the code-id path of the symbol file at `symbol_relative` (a
 // store-relative path), replacing what is there, atomically.
 llvm::Error linkCodeId(const std::string& store_root, const std::string& code_file,
-                       const std::string& code_id, const std::string& symbol_relative);
+                       const CodeId& code_id, const std::string& symbol_relative);
 
 } // namespace dumpsyms

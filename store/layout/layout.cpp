@@ -8,42 +8,43 @@
 
 namespace dumpsyms {
 
-std::string symbolFileRelativePath(const std::string& debug_file, const std::string& debug_id) {
+std::string symbolFileRelativePath(const std::string& debug_file, const DebugId& debug_id) {
   llvm::StringRef stem(debug_file);
   if (stem.ends_with_insensitive(".pdb"))
     stem = stem.drop_back(4);
-  return debug_file + "/" + debug_id + "/" + stem.str() + ".sym";
+  return debug_file + "/" + debug_id.str() + "/" + stem.str() + ".sym";
 }
 
 std::string symbolFilePath(const std::string& store_root, const std::string& debug_file,
-                           const std::string& debug_id) {
+                           const DebugId& debug_id) {
   llvm::SmallString<256> path(store_root);
   llvm::sys::path::append(path, symbolFileRelativePath(debug_file, debug_id));
   return std::string(path);
 }
 
-bool isNullDebugId(const std::string& debug_id) {
-  return debug_id.size() == 33 && debug_id.find_first_not_of('0') == std::string::npos;
-}
-
-std::string moduleRelativePath(const std::string& debug_file, const std::string& debug_id,
-                               const std::string& code_file, const std::string& code_id) {
-  if (isNullDebugId(debug_id) && !code_file.empty() && !code_id.empty() &&
-      code_file.find('/') == std::string::npos && code_id.find('/') == std::string::npos &&
+std::string moduleRelativePath(const std::string& debug_file, const DebugId& debug_id,
+                               const std::string& code_file, const CodeId& code_id) {
+  if (debug_id.isNull() && !code_file.empty() && !code_id.empty() &&
+      code_file.find('/') == std::string::npos && code_id.str().find('/') == std::string::npos &&
       code_file != "." && code_file != "..")
-    return code_file + "/" + code_id + "/" + code_file + ".sym";
+    return code_file + "/" + code_id.str() + "/" + code_file + ".sym";
   return symbolFileRelativePath(debug_file, debug_id);
 }
 
-std::string keptFileRelativePath(const std::string& debug_file, const std::string& debug_id,
+std::string keptFileRelativePath(const std::string& debug_file, const DebugId& debug_id,
                                  const std::string& file_name) {
-  return debug_file + "/" + debug_id + "/" + file_name;
+  return debug_file + "/" + debug_id.str() + "/" + file_name;
 }
 
-std::string buildIdIndexRelativePath(const std::string& build_id) {
+std::string keptFileRelativePath(const std::string& code_file, const CodeId& code_id,
+                                 const std::string& file_name) {
+  return code_file + "/" + code_id.str() + "/" + file_name;
+}
+
+std::string buildIdIndexRelativePath(const BuildId& build_id) {
   // debuginfod clients send the id in lower case; the index is spelled
   // that way so a lookup needs no listing.
-  std::string id = llvm::StringRef(build_id).lower();
+  std::string id = build_id.hex();
   if (id.size() <= 2)
     return ".build-id/" + id;
   return ".build-id/" + id.substr(0, 2) + "/" + id.substr(2);
@@ -100,15 +101,15 @@ bool isSafeRelativePath(const std::string& path) {
   return true;
 }
 
-std::vector<std::string> storedDebugIds(const std::string& store_root,
-                                        const std::string& debug_file) {
+std::vector<DebugId> storedDebugIds(const std::string& store_root,
+                                    const std::string& debug_file) {
   llvm::SmallString<256> dir(store_root);
   llvm::sys::path::append(dir, debug_file);
-  std::vector<std::string> ids;
+  std::vector<DebugId> ids;
   std::error_code error;
   for (llvm::sys::fs::directory_iterator it(dir, error), end; it != end && !error;
        it.increment(error))
-    ids.push_back(llvm::sys::path::filename(it->path()).str());
+    ids.emplace_back(llvm::sys::path::filename(it->path()).str());
   std::sort(ids.begin(), ids.end());
   return ids;
 }

@@ -5,6 +5,9 @@
 // paths here and nowhere else.
 #pragma once
 
+#include "common/ids/build_id.h"
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,34 +15,31 @@
 namespace dumpsyms {
 
 // "<debug_file>/<debug_id>/<symbol file name>", with '/' separators.
-std::string symbolFileRelativePath(const std::string& debug_file, const std::string& debug_id);
+std::string symbolFileRelativePath(const std::string& debug_file, const DebugId& debug_id);
 
 // The same under `store_root`.
 std::string symbolFilePath(const std::string& store_root, const std::string& debug_file,
-                           const std::string& debug_id);
-
-// Whether a debug id names no build: 33 zeros, what a PE without a CodeView
-// record gets (MinGW's GNU ld without --build-id). Builds of such a module
-// are told apart by their code id alone.
-bool isNullDebugId(const std::string& debug_id);
+                           const DebugId& debug_id);
 
 // Where a module's symbol file goes in a store: symbolFileRelativePath, or,
 // for a null debug id, the code-id path <code_file>/<code_id>/<code_file>.sym
 // (store/code_id_index), so that no build's file stands for another's.
-std::string moduleRelativePath(const std::string& debug_file, const std::string& debug_id,
-                               const std::string& code_file, const std::string& code_id);
+std::string moduleRelativePath(const std::string& debug_file, const DebugId& debug_id,
+                               const std::string& code_file, const CodeId& code_id);
 
 // Binaries kept beside the symbol files (symstore add --keep-binaries),
 // for debuginfod and Microsoft symbol-server clients:
 //   <debug_file>/<DEBUG_ID>/<file_name>  an ELF executable (file_name: its
 //       name), its separate debug file (<name>.debug), or a PDB (<pdb>);
 //   <code_file>/<CODE_ID>/<code_file>    a PE, where SSQP clients ask.
-std::string keptFileRelativePath(const std::string& debug_file, const std::string& debug_id,
+std::string keptFileRelativePath(const std::string& debug_file, const DebugId& debug_id,
+                                 const std::string& file_name);
+std::string keptFileRelativePath(const std::string& code_file, const CodeId& code_id,
                                  const std::string& file_name);
 // debuginfod's index by build id: ".build-id/<first two hex>/<rest>", the
 // id in lower-case hex (a dot-directory: listings and uploads pass it over).
 // The file there names the kept files of that build (BuildIdEntry).
-std::string buildIdIndexRelativePath(const std::string& build_id);
+std::string buildIdIndexRelativePath(const BuildId& build_id);
 struct BuildIdEntry {
   std::string executable; // store-relative paths; either may be empty
   std::string debuginfo;
@@ -56,7 +56,7 @@ bool isSafeRelativePath(const std::string& path);
 
 // The debug ids the store holds a build of `debug_file` under, sorted;
 // empty when it holds none.
-std::vector<std::string> storedDebugIds(const std::string& store_root,
+std::vector<DebugId> storedDebugIds(const std::string& store_root,
                                         const std::string& debug_file);
 
 } // namespace dumpsyms

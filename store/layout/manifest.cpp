@@ -74,8 +74,8 @@ Value toJson(const ManifestEntry& entry) {
   putIfSet(out, "module", entry.module);
   putIfSet(out, "cpu", entry.cpu);
   putIfSet(out, "arch", entry.arch);
-  putIfSet(out, "debug_id", entry.debug_id);
-  putIfSet(out, "code_id", entry.code_id);
+  putIfSet(out, "debug_id", entry.debug_id.str());
+  putIfSet(out, "code_id", entry.code_id.str());
   if (!entry.debug_info_from.empty()) {
     Object debug{{"from", entry.debug_info_from}};
     putIfSet(debug, "file", entry.debug_file);
@@ -120,8 +120,8 @@ llvm::Expected<ManifestEntry> entryFromJson(const Value& value) {
   entry.module = getString(*object, "module");
   entry.cpu = getString(*object, "cpu");
   entry.arch = getString(*object, "arch");
-  entry.debug_id = getString(*object, "debug_id");
-  entry.code_id = getString(*object, "code_id");
+  entry.debug_id = DebugId(getString(*object, "debug_id"));
+  entry.code_id = CodeId(getString(*object, "code_id"));
   if (const Object* debug = object->getObject("debug_info")) {
     entry.debug_info_from = getString(*debug, "from");
     entry.debug_file = getString(*debug, "file");

@@ -4,6 +4,8 @@
 // one manifest each; their entries together are the one-machine manifest's.
 #pragma once
 
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "symbol_file/text/text_writer.h"
 
 #include <llvm/Support/Error.h>
@@ -32,8 +34,8 @@ struct ManifestEntry {
   std::string module; // MODULE name (the store's <debug file>)
   std::string cpu;
   std::string arch; // of a universal Mach-O file: the slice this entry is
-  std::string debug_id;
-  std::string code_id;
+  DebugId debug_id;
+  CodeId code_id;
   std::string debug_info_from; // "binary", "debug-file", "pe-only" or "none"
   std::string debug_file;      // the separate debug file read, if any
   std::string debug_file_how;  // how it was found

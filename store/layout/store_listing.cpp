@@ -3,6 +3,7 @@
 #include "common/errors/file_error.h"
 #include "store/layout/layout.h"
 #include "symbol_file/index/index_path.h"
+#include "symbol_file/text/symbol_header.h"
 
 #include <algorithm>
 #include <fstream>
@@ -16,41 +17,6 @@
 namespace dumpsyms {
 
 namespace {
-
-// The MODULE line's fields, or a problem.
-std::string readModuleLine(const std::string& path, StoredSymbolFile& file) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return "cannot read it";
-  std::string line;
-  // A MODULE line is short; a file that has none in its first 4 KiB is not a symbol file.
-  char buffer[4096];
-  in.read(buffer, sizeof buffer);
-  llvm::StringRef head(buffer, static_cast<size_t>(in.gcount()));
-  size_t end = head.find('\n');
-  if (end == llvm::StringRef::npos)
-    return "does not start with a MODULE line";
-  llvm::StringRef first = head.take_front(end).rtrim('\r');
-  if (!first.consume_front("MODULE "))
-    return "does not start with a MODULE line";
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  first.split(parts, ' ', 3, false);
-  if (parts.size() != 4)
-    return "has a MODULE line without os, cpu, id and name";
-  file.os = parts[0].str();
-  file.cpu = parts[1].str();
-  file.debug_id = parts[2].str();
-  file.debug_file = parts[3].str();
-  // (a module whose debug id names no build is filed by its code id)
-  llvm::StringRef rest = head.drop_front(end + 1);
-  llvm::StringRef second = rest.take_front(rest.find('\n')).rtrim('\r');
-  if (second.consume_front("INFO CODE_ID ")) {
-    auto [code_id, code_file] = second.split(' ');
-    file.code_id = code_id.str();
-    file.code_file = code_file.str();
-  }
-  return "";
-}
 
 // Whether a file that is not a symbol file is one `symstore add
 // --keep-binaries` kept beside a module's symbol file (store/layout/layout.h): an
@@ -144,10 +110,21 @@ llvm::Expected<StoreListing> listStore(const std::string& root) {
       continue;
     }
     llvm::sys::fs::file_size(file.path, file.size);
-    if (std::string problem = readModuleLine(file.path, file); !problem.empty()) {
-      listing.problems.push_back(file.path + ": " + problem);
+    llvm::Expected<SymbolFileHeader> header = readSymbolFileHeader(file.path);
+    if (!header) {
+      // (the file error names the file itself)
+      std::string problem = llvm::toString(header.takeError());
+      listing.problems.push_back(problem.starts_with(file.path + ": ") ? problem
+                                                                        : file.path + ": " + problem);
       continue;
     }
+    file.os = header->os;
+    file.cpu = header->cpu;
+    file.debug_id = header->debug_id;
+    file.debug_file = header->name;
+    // (a module whose debug id names no build is filed by its code id)
+    file.code_id = header->code_id;
+    file.code_file = header->code_file;
     std::string expected =
         moduleRelativePath(file.debug_file, file.debug_id, file.code_file, file.code_id);
     if (file.relative_path != expected) {

@@ -4,6 +4,8 @@
 // the binaries and debug files, and the .build-id entries naming them.
 #pragma once
 
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include <cstdint>
 #include <llvm/Support/Error.h>
 #include <string>
@@ -20,9 +22,10 @@ struct StoredSymbolFile {
   std::string relative_path; // "<name>/<ID>/<file>.sym"
   std::string path;          // under the store root
   std::string os, cpu;       // from its MODULE line
-  std::string debug_id;
+  DebugId debug_id;
   std::string debug_file;         // the module name (the store's first level)
-  std::string code_id, code_file; // from its INFO CODE_ID line, if it has one
+  CodeId code_id;
+  std::string code_file; // from its INFO CODE_ID line, if it has one
   uint64_t size = 0;
 };
 

@@ -7,7 +7,7 @@ std::vector<std::pair<std::string, std::string>> plainFields(const FormFacts& fa
           {kCpuField, facts.cpu},
           {kDebugFileField, facts.debug_file},
           {kCodeFileField, facts.code_file},
-          {kDebugIdentifierField, facts.debug_identifier}};
+          {kDebugIdentifierField, facts.debug_identifier.str()}};
 }
 
 bool isUploadPath(const std::string& path) {

@@ -4,6 +4,8 @@
 // Only HTTP 200 counts as stored for Breakpad's clients.
 #pragma once
 
+#include "common/ids/debug_id.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,7 +27,8 @@ inline constexpr const char* kSymbolFileField = "symbol_file";
 inline constexpr int kStored = 200;
 
 struct FormFacts {
-  std::string os, cpu, debug_file, code_file, debug_identifier;
+  std::string os, cpu, debug_file, code_file;
+  DebugId debug_identifier;
 };
 
 // The plain fields in the order sym_upload sends them (the file part,

@@ -92,7 +92,7 @@ std::optional<SymbolId> matchCheckStatusPath(const std::string& path) {
   auto [file, id] = rest.split('/');
   if (file.empty() || id.empty() || id.contains('/'))
     return std::nullopt;
-  return SymbolId{file.str(), id.str()};
+  return SymbolId{file.str(), DebugId(id.str())};
 }
 
 bool isCreatePath(const std::string& path) {
@@ -128,7 +128,7 @@ std::string completeAnswer(bool duplicate) {
 std::string completionBody(const SymbolId& symbol) {
   llvm::json::Value completion =
       llvm::json::Object{{"symbol_id", llvm::json::Object{{"debug_file", symbol.debug_file},
-                                                          {"debug_id", symbol.debug_id}}},
+                                                          {"debug_id", symbol.debug_id.str()}}},
                          {"symbol_upload_type", kBreakpadType}};
   std::string text;
   llvm::raw_string_ostream stream(text);
@@ -141,7 +141,7 @@ std::optional<Completion> parseCompletion(const std::string& body) {
   auto id = stringValue(body, "debug_id");
   if (!file || !id || file->empty() || id->empty())
     return std::nullopt;
-  Completion completion{{*file, *id}, stringValue(body, "symbol_upload_type").value_or("")};
+  Completion completion{{*file, DebugId(*id)}, stringValue(body, "symbol_upload_type").value_or("")};
   return completion;
 }
 

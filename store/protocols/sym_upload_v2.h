@@ -10,6 +10,8 @@
 // parseCompletion reads as well as real JSON.
 #pragma once
 
+#include "common/ids/debug_id.h"
+
 #include <optional>
 #include <string>
 
@@ -35,7 +37,8 @@ std::string completePath(const std::string& key);
 
 // The same read back from a decoded path; none when it is not one.
 struct SymbolId {
-  std::string debug_file, debug_id;
+  std::string debug_file;
+  DebugId debug_id;
 };
 std::optional<SymbolId> matchCheckStatusPath(const std::string& path);
 bool isCreatePath(const std::string& path);

@@ -3,6 +3,7 @@
 #include "common/http/http_answers.h"
 #include "common/limits/input_limits.h"
 #include "store/layout/layout.h"
+#include "symbol_file/text/symbol_header.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -19,7 +20,7 @@ namespace {
 bool looksLikeSymbolFile(int fd) {
   char head[7] = {};
   return pread(fd, head, sizeof head, 0) == ssize_t(sizeof head) &&
-         std::memcmp(head, "MODULE ", sizeof head) == 0;
+         startsAsSymbolFile(llvm::StringRef(head, sizeof head));
 }
 
 } // namespace
@@ -31,12 +32,12 @@ std::vector<std::string> symbolKeyPaths(const SymbolKey& key) {
            name != ".." && id.find('/') == std::string::npos && id != "." && id != "..";
   };
   // (a null debug id names no build: only the code id tells which)
-  if (usable(key.debug_file, key.debug_id) && !isNullDebugId(key.debug_id))
+  if (usable(key.debug_file, key.debug_id.str()) && !key.debug_id.isNull())
     paths.push_back(symbolFileRelativePath(key.debug_file, key.debug_id));
-  if (usable(key.code_file, key.code_id)) {
+  if (usable(key.code_file, key.code_id.str())) {
     // As the dump writes it (Windows: "%08X%x", the size in lower case),
     // then in upper case, as symbol files and the stores' index write it.
-    for (const std::string& id : {key.code_id, llvm::StringRef(key.code_id).upper()}) {
+    for (const std::string& id : {key.code_id.str(), key.code_id.key()}) {
       std::string code = key.code_file + "/" + id + "/" + key.code_file + ".sym";
       if (std::find(paths.begin(), paths.end(), code) == paths.end())
         paths.push_back(code);
@@ -57,17 +58,15 @@ SymbolServers::SymbolServers(SymbolServerOptions options,
   }
 }
 
-std::optional<FetchedSymbols> SymbolServers::find(const SymbolKey& key, std::string& why,
-                                                  std::vector<SymbolAttempt>* attempts) {
+llvm::Expected<FetchedSymbols> SymbolServers::find(const SymbolKey& key,
+                                                   std::vector<SymbolAttempt>* attempts) {
   auto tried = [&](std::string where, std::string answer) {
     if (attempts)
       attempts->push_back({std::move(where), std::move(answer)});
   };
   std::vector<std::string> paths = symbolKeyPaths(key);
-  if (paths.empty()) {
-    why = "neither a debug id nor a code id to ask the symbol servers by";
-    return std::nullopt;
-  }
+  if (paths.empty())
+    return notFetched("neither a debug id nor a code id to ask the symbol servers by");
   for (const std::string& relative : paths) {
     bool cached = cache_.has(relative);
     tried(cache_.path(relative), cached ? "found in the symbol cache" : "not in the symbol cache");
@@ -99,10 +98,10 @@ std::optional<FetchedSymbols> SymbolServers::find(const SymbolKey& key, std::str
       cache_.rememberMiss(server.url, relative);
     }
   }
-  why = "not on the symbol servers";
+  std::string why = "not on the symbol servers";
   for (const std::string& problem : problems)
     why += "; " + problem;
-  return std::nullopt;
+  return notFetched(std::move(why));
 }
 
 SymbolServers::Answer SymbolServers::fetch(Server& server, const std::string& relative,

@@ -9,8 +9,11 @@
 #pragma once
 
 #include "common/http/retry_policy.h"
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "store/symbol_servers/symbol_attempt.h"
 #include "store/symbol_servers/symbol_cache.h"
+#include "store/symbol_servers/symbol_fetch_error.h"
 
 #include <functional>
 #include <optional>
@@ -21,8 +24,10 @@ namespace dumpsyms {
 
 // What a module is known by. Either pair may be empty.
 struct SymbolKey {
-  std::string debug_file, debug_id; // the debug file's name (no directories)
-  std::string code_file, code_id;   // the code file's name (no directories)
+  std::string debug_file; // the debug file's name (no directories)
+  DebugId debug_id;
+  std::string code_file; // the code file's name (no directories)
+  CodeId code_id;
 };
 
 // The store-relative paths a key is looked up under, the debug-id form
@@ -48,11 +53,12 @@ public:
   // server sends that is not a symbol file).
   SymbolServers(SymbolServerOptions options, std::function<void(const std::string&)> warn);
 
-  // The cached or fetched symbol file of `key`, or none (`why` says why).
+  // The cached or fetched symbol file of `key`, or a SymbolFetchError
+  // saying why not.
   // `attempts`, when given, receives every cache path and URL tried, in
   // order, with what each answered.
-  std::optional<FetchedSymbols> find(const SymbolKey& key, std::string& why,
-                                     std::vector<SymbolAttempt>* attempts = nullptr);
+  llvm::Expected<FetchedSymbols> find(const SymbolKey& key,
+                                      std::vector<SymbolAttempt>* attempts = nullptr);
 
   const SymbolCache& cache() const { return cache_; }
   // Requests sent so far (retries included), for -v and the tests.

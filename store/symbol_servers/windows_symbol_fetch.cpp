@@ -93,14 +93,12 @@ WindowsSymbolFetcher::WindowsSymbolFetcher(WindowsSymbolFetchOptions options,
     : options_(std::move(options)), failed_(options_.sources.size(), false),
       warn_(std::move(warn)) {}
 
-std::optional<std::string>
+llvm::Expected<std::string>
 WindowsSymbolFetcher::find(const WindowsFileKey& file,
-                           const std::function<bool(const std::string&)>& wanted,
-                           std::string& why) {
-  if (!usableComponent(file.name) || !usableComponent(file.key)) {
-    why = "'" + file.name + "' / '" + file.key + "' cannot be looked up in a symbol store";
-    return std::nullopt;
-  }
+                           const std::function<bool(const std::string&)>& wanted) {
+  if (!usableComponent(file.name) || !usableComponent(file.key))
+    return notFetched("'" + file.name + "' / '" + file.key +
+                      "' cannot be looked up in a symbol store");
   std::string relative = file.name + "/" + file.key + "/" + file.name;
   std::vector<std::string> looked;
   for (size_t i = 0; i < options_.sources.size(); ++i) {
@@ -123,14 +121,14 @@ WindowsSymbolFetcher::find(const WindowsFileKey& file,
       return found;
     looked.push_back(source.location + (problem.empty() ? "" : " (" + problem + ")"));
   }
-  why = file.name + " " + file.key + " is not on the symbol path";
+  std::string why = file.name + " " + file.key + " is not on the symbol path";
   if (!looked.empty()) {
     why += " (looked at: ";
     for (size_t i = 0; i < looked.size(); ++i)
       why += (i ? ", " : "") + looked[i];
     why += ")";
   }
-  return std::nullopt;
+  return notFetched(std::move(why));
 }
 
 WindowsSymbolFetcher::Answer

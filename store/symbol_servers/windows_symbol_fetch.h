@@ -10,6 +10,7 @@
 #pragma once
 
 #include "common/http/retry_policy.h"
+#include "store/symbol_servers/symbol_fetch_error.h"
 #include "store/symbol_servers/windows_symbol_path.h"
 
 #include <functional>
@@ -39,12 +40,11 @@ public:
   WindowsSymbolFetcher(WindowsSymbolFetchOptions options,
                        std::function<void(const std::string&)> warn);
 
-  // A local path of the file, or none (`why` says where it was looked for).
-  // `wanted` says whether a candidate is the file (its GUID and age, its
-  // headers); a candidate it refuses is passed over.
-  std::optional<std::string> find(const WindowsFileKey& file,
-                                  const std::function<bool(const std::string&)>& wanted,
-                                  std::string& why);
+  // A local path of the file, or a SymbolFetchError saying where it was
+  // looked for. `wanted` says whether a candidate is the file (its GUID and
+  // age, its headers); a candidate it refuses is passed over.
+  llvm::Expected<std::string> find(const WindowsFileKey& file,
+                                   const std::function<bool(const std::string&)>& wanted);
 
   bool empty() const { return options_.sources.empty(); }
   // HTTP requests sent so far (retries included), for -v and the tests.

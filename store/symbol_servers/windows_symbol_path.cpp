@@ -1,6 +1,7 @@
 #include "store/symbol_servers/windows_symbol_path.h"
 
 #include <cctype>
+#include <llvm/ADT/StringRef.h>
 
 namespace dumpsyms {
 
@@ -107,11 +108,8 @@ FilePointer parseFilePointer(const std::string& answer) {
   return pointer;
 }
 
-std::string pdbServerKey(const std::string& debug_id) {
-  std::string key = debug_id;
-  for (char& c : key)
-    c = char(std::toupper(static_cast<unsigned char>(c)));
-  return key;
+std::string pdbServerKey(const DebugId& debug_id) {
+  return llvm::StringRef(debug_id.str()).upper();
 }
 
 } // namespace dumpsyms

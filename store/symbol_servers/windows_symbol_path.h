@@ -12,6 +12,7 @@
 //                          or the files themselves (DIR/<name>)
 #pragma once
 
+#include "common/ids/debug_id.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,6 @@ FilePointer parseFilePointer(const std::string& answer);
 // upper-case hex ("<GUID><AGE>" = the debug id, upper-cased), and a PE
 // under: TimeDateStamp (8 digits) and SizeOfImage ("%08X%x" as written by
 // Microsoft's symstore; looked up either case).
-std::string pdbServerKey(const std::string& debug_id);
+std::string pdbServerKey(const DebugId& debug_id);
 
 } // namespace dumpsyms

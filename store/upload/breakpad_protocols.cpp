@@ -94,7 +94,7 @@ private:
 
     HttpResponse status = performWithRetries(
         request("GET", withKey(base_ + sym_upload_v2::checkStatusPath(urlEncode(file.debug_file),
-                                                                      urlEncode(file.debug_id)))),
+                                                                      urlEncode(file.debug_id.str())))),
         config_.retry, &tries);
     result.requests += tries;
     ServerSymbolStatus state = checkStatusAnswer(status);

@@ -1,7 +1,7 @@
 #include "store/upload/upload_protocol.h"
 
+#include "common/gzip/gzip.h"
 #include "store/protocols/store_put.h"
-#include "store/upload/gzip_body.h"
 #include "store/upload/protocols.h"
 
 #include <cctype>

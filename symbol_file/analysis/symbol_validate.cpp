@@ -1,5 +1,6 @@
 #include "symbol_file/analysis/symbol_validate.h"
 
+#include "symbol_file/text/symbol_header.h"
 #include "symbol_file/text/text_reader.h"
 
 namespace dumpsyms {
@@ -10,7 +11,7 @@ std::vector<ValidationProblem> validateSymbolText(llvm::StringRef text) {
     problems.push_back({problem.line, std::move(problem.message)});
   // The parser reads records wherever they are; the processor wants the
   // MODULE record first, and refuses a file holding NUL bytes as corrupt.
-  if (!text.starts_with("MODULE "))
+  if (!startsAsSymbolFile(text))
     problems.push_back({1, "the file does not start with a MODULE record"});
   if (text.contains(llvm::StringRef("\0", 1)))
     problems.push_back({0, "the file holds NUL bytes (the processor marks it corrupt)"});

@@ -301,9 +301,9 @@ bool AddressLookup::readHeading() {
   ModuleHeading heading;
   heading.os = stringOr(index, info.os);
   heading.cpu = stringOr(index, info.cpu);
-  heading.debug_id = stringOr(index, info.debug_id);
+  heading.debug_id = DebugId(stringOr(index, info.debug_id));
   heading.name = stringOr(index, info.name);
-  heading.code_id = stringOr(index, info.code_id);
+  heading.code_id = CodeId(stringOr(index, info.code_id));
   heading.code_file = stringOr(index, info.code_file);
   heading.load_address = info.load_address;
   heading.corrupt = (index.header().flags & kCorruptSymbols) != 0;

@@ -8,6 +8,8 @@
 // answers again from that.
 #pragma once
 
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "symbol_file/index/index_file.h"
 #include "symbol_file/model/module.h"
 
@@ -41,8 +43,11 @@ struct AddressInfo {
 
 // The MODULE and INFO records, and whether the parser skipped lines.
 struct ModuleHeading {
-  std::string os, cpu, debug_id, name;
-  std::string code_id, code_file;
+  std::string os, cpu;
+  DebugId debug_id;
+  std::string name;
+  CodeId code_id;
+  std::string code_file;
   std::vector<std::string> extra_info;
   uint64_t load_address = 0;
   bool corrupt = false; // Breakpad's processor would call these symbols corrupt

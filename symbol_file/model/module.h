@@ -6,6 +6,8 @@
 // them relative to the load address.
 #pragma once
 
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -111,8 +113,8 @@ struct StackWinRecord {
 struct Module {
   std::string os = "Linux";
   std::string cpu;
-  std::string debug_id; // 33 upper-case hex digits for ELF
-  std::string code_id;  // upper-case hex; empty = no INFO CODE_ID
+  DebugId debug_id; // 33 upper-case hex digits for ELF
+  CodeId code_id;   // empty = no INFO CODE_ID
   // The executable the code id names ("app.exe"): Windows modules write
   // `INFO CODE_ID <id> <file>`; empty for the Linux form.
   std::string code_file;

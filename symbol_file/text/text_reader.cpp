@@ -454,12 +454,12 @@ void ModuleRecordSink::moduleRecord(StringRef os, StringRef cpu, StringRef debug
                                     StringRef name) {
   m_.os = os.str();
   m_.cpu = cpu.str();
-  m_.debug_id = debug_id.str();
+  m_.debug_id = DebugId(debug_id.str());
   m_.name = name.str();
 }
 
 void ModuleRecordSink::codeId(StringRef code_id, StringRef code_file) {
-  m_.code_id = code_id.str();
+  m_.code_id = CodeId(code_id.str());
   m_.code_file = code_file.str(); // Windows: the executable's name
 }
 

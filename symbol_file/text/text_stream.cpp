@@ -1,9 +1,11 @@
 #include "symbol_file/text/text_stream.h"
 
+#include "common/errors/file_error.h"
 #include "common/limits/input_limits.h"
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -113,6 +115,19 @@ llvm::Expected<ParsedSymbolFile> readSymbolFileStream(int fd, const std::string&
     return error;
   out.problems = parser.takeProblems();
   return out;
+}
+
+llvm::Expected<ParsedSymbolFile> parseSymbolFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fileError(path, std::string("cannot read it: ") + std::strerror(errno));
+  auto parsed = readSymbolFileStream(fd, path);
+  ::close(fd);
+  if (!parsed)
+    return parsed.takeError();
+  if (parsed->module.name.empty())
+    return fileError(path, "is not a symbol file (no MODULE record)");
+  return parsed;
 }
 
 } // namespace dumpsyms

@@ -23,4 +23,8 @@ llvm::Error streamSymbolFile(int fd, const std::string& path, SymbolTextParser& 
 // to hold as text).
 llvm::Expected<ParsedSymbolFile> readSymbolFileStream(int fd, const std::string& path);
 
+// The whole model of the .sym at `path` (for what reads every record:
+// stats, diff); an error when it cannot be read or holds no MODULE record.
+llvm::Expected<ParsedSymbolFile> parseSymbolFile(const std::string& path);
+
 } // namespace dumpsyms

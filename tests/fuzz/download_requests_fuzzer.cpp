@@ -75,7 +75,7 @@ FuzzStore& fuzzStore() {
     for (int i = 0; i < 200; ++i) // large enough to be worth a gzip copy
       sym +=
           "PUBLIC " + std::to_string(0x1000 + 16 * i) + " 0 function_" + std::to_string(i) + "\n";
-    put(root, symbolFileRelativePath("app.pdb", kDebugId), sym);
+    put(root, symbolFileRelativePath("app.pdb", DebugId(kDebugId)), sym);
     put(root, "app.exe/5F3A1B2C4000/app.exe.sym", sym); // the code-id index entry (a copy)
     using test_support::ElfSection;
     std::vector<uint8_t> info(300, 7), text(4000, 0x90);
@@ -84,11 +84,11 @@ FuzzStore& fuzzStore() {
                                  {".text", llvm::ELF::SHT_NOBITS, llvm::ELF::SHF_ALLOC, {}}});
     std::vector<uint8_t> executable =
         test_support::elfAround({{".text", llvm::ELF::SHT_PROGBITS, llvm::ELF::SHF_ALLOC, text}});
-    BuildIdEntry entry{keptFileRelativePath("libx.so", kElfId, "libx.so"),
-                       keptFileRelativePath("libx.so", kElfId, "libx.so.debug")};
+    BuildIdEntry entry{keptFileRelativePath("libx.so", DebugId(kElfId), "libx.so"),
+                       keptFileRelativePath("libx.so", DebugId(kElfId), "libx.so.debug")};
     put(root, entry.executable, std::string(executable.begin(), executable.end()));
     put(root, entry.debuginfo, std::string(debug.begin(), debug.end()));
-    put(root, buildIdIndexRelativePath(kBuildId), formatBuildIdEntry(entry));
+    put(root, buildIdIndexRelativePath(*BuildId::parseHex(kBuildId)), formatBuildIdEntry(entry));
     put(root, "libx.so/" + std::string(kElfId) + "/libx.so.sym",
         "MODULE Linux x86_64 " + std::string(kElfId) + " libx.so\n");
     FuzzStore made;
@@ -110,7 +110,7 @@ void checkPureParsers(const std::vector<std::string>& fields, llvm::StringRef te
   const std::string& path = fields[0];
   DownloadRoute route = parseDownloadRoute(path);
   if (route.kind == DownloadRoute::Kind::Debuginfod)
-    require(isBuildIdText(route.build_id));
+    require(isBuildIdText(route.build_id.hex()));
   if (route.kind == DownloadRoute::Kind::StoreFile)
     require(route.components.size() == 3);
   (void)isBuildIdText(path);
@@ -148,7 +148,8 @@ void checkPureParsers(const std::vector<std::string>& fields, llvm::StringRef te
     require(again && again->executable == entry->executable &&
             again->debuginfo == entry->debuginfo);
   }
-  (void)parseSymbolFileHeader(bytes);
+  if (llvm::Expected<SymbolFileHeader> header = parseSymbolFileHeader(bytes); !header)
+    llvm::consumeError(header.takeError());
   if (llvm::Expected<TokenSet> tokens = TokenSet::parse(bytes, "tokens")) {
     (void)tokens->permissions(fields[6]);
   } else {

@@ -4,6 +4,7 @@
 // summarized, looked up and shown as the check page shows it. Whatever the
 // bytes, a page is valid UTF-8 and holds no markup but its own: one
 // <script> element (the page's own script), no other.
+#include "common/limits/input_limits.h"
 #include "server/browse/module_summaries.h"
 #include "server/browse/page_requests.h"
 #include "server/pages/check_page.h"
@@ -41,11 +42,14 @@ int storePages(const uint8_t* data, size_t size) {
   auto [first, text] = input.split('\n');
 
   std::vector<CatalogEntry> entries;
-  if (auto header = parseCatalogHeader(
-          std::string_view(text.data(), std::min<size_t>(text.size(), kCatalogHeaderBytes)))) {
-    header->relative_path = header->debug_file + "/" + header->debug_id + "/x.sym";
-    header->size = text.size();
-    entries.push_back(*header);
+  if (auto header = parseSymbolFileHeader(
+          text.take_front(std::min<size_t>(text.size(), limits::kSymbolHeaderBytes)))) {
+    CatalogEntry entry = catalogEntryOf(*header);
+    entry.relative_path = entry.debug_file + "/" + entry.debug_id.str() + "/x.sym";
+    entry.size = text.size();
+    entries.push_back(entry);
+  } else {
+    llvm::consumeError(header.takeError());
   }
   CatalogSnapshot catalog(std::move(entries));
   CatalogSummary summary = catalog.summary();

@@ -32,7 +32,7 @@ int windowsSymbols(const uint8_t* data, size_t size) {
   for (const WindowsSymbolSource& source : parseWindowsSymbolPath(input, "/cache"))
     (void)source;
   (void)parseSymbolServerSpec(input, "/cache");
-  (void)pdbServerKey(input);
+  (void)pdbServerKey(DebugId(input));
   return 0;
 }
 

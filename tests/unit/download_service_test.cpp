@@ -31,12 +31,12 @@ TEST(DownloadRoutes, Shapes) {
   EXPECT_EQ(route.components, (std::vector<std::string>{"app.pdb", "ABC1", "app.sym"}));
   route = parseDownloadRoute("/buildid/ABCDEF01/debuginfo");
   EXPECT_EQ(route.kind, DownloadRoute::Kind::Debuginfod);
-  EXPECT_EQ(route.build_id, "abcdef01");
+  EXPECT_EQ(route.build_id.hex(), "abcdef01");
   EXPECT_EQ(route.artifact, DownloadRoute::Artifact::Debuginfo);
   route = parseDownloadRoute("/_.debug/ELF-BUILDID-SYM-ABCDEF01/_.debug");
   EXPECT_EQ(route.kind, DownloadRoute::Kind::Debuginfod);
   EXPECT_EQ(route.artifact, DownloadRoute::Artifact::Debuginfo);
-  EXPECT_EQ(route.build_id, "abcdef01");
+  EXPECT_EQ(route.build_id.hex(), "abcdef01");
   EXPECT_TRUE(route.ssqp);
   route = parseDownloadRoute("/libx.so/elf-buildid-abcdef01/libx.so");
   EXPECT_EQ(route.artifact, DownloadRoute::Artifact::Executable);
@@ -124,12 +124,15 @@ TEST(CodeIdRedirect, LocationsAndHeaders) {
   EXPECT_EQ(locationOf("my app.pdb/ABC1/50%.sym"), "/my%20app.pdb/ABC1/50%25.sym");
   EXPECT_EQ(locationOf("\xc3\xa9.so/ID/x?.sym"), "/%C3%A9.so/ID/x%3F.sym");
   auto header = parseSymbolFileHeader("MODULE windows x86_64 ABC1 my app.pdb\r\nINFO x\n");
-  ASSERT_TRUE(header.has_value());
-  EXPECT_EQ(header->debug_id, "ABC1");
-  EXPECT_EQ(header->debug_file, "my app.pdb");
-  EXPECT_FALSE(parseSymbolFileHeader("MODULE windows x86_64 ABC1").has_value()); // no line end
-  EXPECT_FALSE(parseSymbolFileHeader("MODULE windows x86_64\n").has_value());
-  EXPECT_FALSE(parseSymbolFileHeader("FUNC 0 0 0 f\n").has_value());
+  ASSERT_TRUE(bool(header));
+  EXPECT_EQ(header->debug_id.str(), "ABC1");
+  EXPECT_EQ(header->name, "my app.pdb");
+  for (const char* not_one : {"MODULE windows x86_64 ABC1", "MODULE windows x86_64\n",
+                              "FUNC 0 0 0 f\n"}) {
+    auto refused = parseSymbolFileHeader(not_one);
+    EXPECT_FALSE(bool(refused)) << not_one;
+    llvm::consumeError(refused.takeError());
+  }
 }
 
 // A directory store and a service over it.
@@ -385,12 +388,12 @@ TEST_F(DownloadServiceTest, DebuginfodAndSsqp) {
   std::string id = "A1B2C3D4E5F60718293A4B5C6D7E8F900";
   std::string debug_bytes(debug.begin(), debug.end()),
       exe_bytes(executable.begin(), executable.end());
-  put(keptFileRelativePath("libx.so", id, "libx.so.debug"), debug_bytes);
-  put(keptFileRelativePath("libx.so", id, "libx.so"), exe_bytes);
+  put(keptFileRelativePath("libx.so", DebugId(id), "libx.so.debug"), debug_bytes);
+  put(keptFileRelativePath("libx.so", DebugId(id), "libx.so"), exe_bytes);
   std::string build_id = "d4c3b2a1f6e51807293a4b5c6d7e8f90aabbccdd";
-  BuildIdEntry entry{keptFileRelativePath("libx.so", id, "libx.so"),
-                     keptFileRelativePath("libx.so", id, "libx.so.debug")};
-  put(buildIdIndexRelativePath(build_id), formatBuildIdEntry(entry));
+  BuildIdEntry entry{keptFileRelativePath("libx.so", DebugId(id), "libx.so"),
+                     keptFileRelativePath("libx.so", DebugId(id), "libx.so.debug")};
+  put(buildIdIndexRelativePath(*BuildId::parseHex(build_id)), formatBuildIdEntry(entry));
 
   ServerResponse response = get("/buildid/" + build_id + "/debuginfo");
   EXPECT_EQ(response.status, 200);
@@ -423,22 +426,22 @@ TEST_F(DownloadServiceTest, DebuginfodAndSsqp) {
   EXPECT_EQ(body(response), debug_bytes);
   EXPECT_EQ(get("/_.debug/elf-buildid-sym-00112233/_.debug").status, 404);
   // The module asked by its code id (the build id): sent to its debug-id path.
-  put(symbolFileRelativePath("libx.so", id), "MODULE Linux x86_64 " + id + " libx.so\n");
+  put(symbolFileRelativePath("libx.so", DebugId(id)), "MODULE Linux x86_64 " + id + " libx.so\n");
   response = get("/libx.so/" + build_id + "/libx.so.sym");
   EXPECT_EQ(response.status, 302);
-  EXPECT_EQ(header(response, "Location"), "/" + symbolFileRelativePath("libx.so", id));
+  EXPECT_EQ(header(response, "Location"), "/" + symbolFileRelativePath("libx.so", DebugId(id)));
   EXPECT_EQ(get("/libx.so/" + build_id + "/other.sym").status, 404);
   // An entry longer than an entry can be is not read cut short: its first
   // 4 KiB would still parse as a shorter path.
   std::string long_id = "e4c3b2a1f6e51807293a4b5c6d7e8f90aabbccdd";
-  put(buildIdIndexRelativePath(long_id),
-      "executable " + keptFileRelativePath("libx.so", id, "libx.so") + "\ndebuginfo " +
-          keptFileRelativePath("libx.so", id, "libx.so.debug") + std::string(5000, 'x') + "\n");
+  put(buildIdIndexRelativePath(*BuildId::parseHex(long_id)),
+      "executable " + keptFileRelativePath("libx.so", DebugId(id), "libx.so") + "\ndebuginfo " +
+          keptFileRelativePath("libx.so", DebugId(id), "libx.so.debug") + std::string(5000, 'x') + "\n");
   EXPECT_EQ(get("/buildid/" + long_id + "/executable").status, 404);
   EXPECT_EQ(get("/libx.so/" + long_id + "/libx.so.sym").status, 404);
 
   // SSQP: a PDB and a PE where Microsoft's clients ask, in lower case.
-  put(keptFileRelativePath("App.pdb", kPdbId, "App.pdb"), "pdb bytes");
+  put(keptFileRelativePath("App.pdb", DebugId(kPdbId), "App.pdb"), "pdb bytes");
   response = get(std::string("/app.pdb/") + llvm::StringRef(kPdbId).lower() + "/app.pdb");
   EXPECT_EQ(response.status, 200);
   EXPECT_EQ(response.route, "ssqp");
@@ -475,9 +478,9 @@ TEST_F(DownloadServiceTest, SectionsOfBrokenFiles) {
   for (size_t i = 0; i < broken.size(); ++i) {
     std::string id = "0102030405060708090A0B0C0D0E0F10" + std::to_string(i);
     std::string build_id = "aabbccdd0" + std::to_string(i);
-    put(keptFileRelativePath("bad.so", id, "bad.so.debug"), broken[i]);
-    put(buildIdIndexRelativePath(build_id),
-        formatBuildIdEntry({"", keptFileRelativePath("bad.so", id, "bad.so.debug")}));
+    put(keptFileRelativePath("bad.so", DebugId(id), "bad.so.debug"), broken[i]);
+    put(buildIdIndexRelativePath(*BuildId::parseHex(build_id)),
+        formatBuildIdEntry({"", keptFileRelativePath("bad.so", DebugId(id), "bad.so.debug")}));
     EXPECT_EQ(get("/buildid/" + build_id + "/section/.debug_info").status, 404) << i;
     ServerResponse response = get("/buildid/" + build_id + "/debuginfo");
     EXPECT_EQ(response.status, 200) << i; // the file itself is still served as it is

@@ -1,4 +1,6 @@
 // The worked examples of the format description (section 5.4).
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "dump/object/identifiers.h"
 
 #include <gtest/gtest.h>
@@ -9,14 +11,14 @@ namespace {
 TEST(Identifiers, Sha1BuildId) {
   std::vector<uint8_t> id = {0xf1, 0x7a, 0x52, 0xc0, 0x9e, 0x3b, 0x44, 0xd8, 0xa6, 0x0c,
                              0x71, 0x2e, 0x5b, 0x93, 0xf4, 0x08, 0xc2, 0x1d, 0x6e, 0xa7};
-  EXPECT_EQ(debugIdentifier(id), "C0527AF13B9ED844A60C712E5B93F4080");
-  EXPECT_EQ(codeIdentifier(id), "F17A52C09E3B44D8A60C712E5B93F408C21D6EA7");
+  EXPECT_EQ(DebugId::fromIdentifier(id).str(), "C0527AF13B9ED844A60C712E5B93F4080");
+  EXPECT_EQ(CodeId::fromBytes(id).str(), "F17A52C09E3B44D8A60C712E5B93F408C21D6EA7");
 }
 
 TEST(Identifiers, ShortBuildIdIsPadded) {
   std::vector<uint8_t> id = {0x10, 0xfa, 0xa6, 0xbb, 0xaa, 0xb8, 0x3d, 0xb3};
-  EXPECT_EQ(debugIdentifier(id), "BBA6FA10B8AAB33D00000000000000000");
-  EXPECT_EQ(codeIdentifier(id), "10FAA6BBAAB83DB3");
+  EXPECT_EQ(DebugId::fromIdentifier(id).str(), "BBA6FA10B8AAB33D00000000000000000");
+  EXPECT_EQ(CodeId::fromBytes(id).str(), "10FAA6BBAAB83DB3");
 }
 
 TEST(Identifiers, TextHashFallback) {
@@ -27,8 +29,8 @@ TEST(Identifiers, TextHashFallback) {
   std::vector<uint8_t> want = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00,
                                0x00, 0x00, 0x00, 0x80, 0x80, 0x80, 0x80, 0x80};
   EXPECT_EQ(hash, want);
-  EXPECT_EQ(debugIdentifier(hash), "808080808080000000000080808080800");
-  EXPECT_EQ(codeIdentifier(hash), "80808080808000000000008080808080");
+  EXPECT_EQ(DebugId::fromIdentifier(hash).str(), "808080808080000000000080808080800");
+  EXPECT_EQ(CodeId::fromBytes(hash).str(), "80808080808000000000008080808080");
 }
 
 TEST(Identifiers, TextHashReadsAtMost4KiB) {

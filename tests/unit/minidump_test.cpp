@@ -156,7 +156,7 @@ TEST(ModuleIdentity, CodeViewRecords) {
   rsds.u32(0x2a);
   rsds.data += std::string("c:\\build\\test_app.pdb\0", 22);
   ModuleIdentity id = identityFromCodeView(rsds.data, "test_app.exe");
-  EXPECT_EQ(id.debug_id, "5A9832E5287241C1838ED98914E9B7FF2a");
+  EXPECT_EQ(id.debug_id.str(), "5A9832E5287241C1838ED98914E9B7FF2a");
   EXPECT_EQ(id.debug_file, "c:\\build\\test_app.pdb");
   // A record without its terminating NUL is no record.
   EXPECT_TRUE(identityFromCodeView(rsds.data.substr(0, rsds.data.size() - 1), "x").debug_id.empty());
@@ -167,18 +167,19 @@ TEST(ModuleIdentity, CodeViewRecords) {
   nb10.u32(0x3c6f7e6a);
   nb10.u32(3);
   nb10.data += std::string("app.pdb\0", 8);
-  EXPECT_EQ(identityFromCodeView(nb10.data, "app.exe").debug_id, "3C6F7E6A3");
+  EXPECT_EQ(identityFromCodeView(nb10.data, "app.exe").debug_id.str(), "3C6F7E6A3");
 
   // BpEL (as "LEpB" in the file): the build-id as a GUID, zero-padded to
   // 16 bytes, age 0; the code file is the debug file.
   std::string bpel = std::string("LEpB") + std::string("\x10\xfa\xa6\xbb\xaa\xb8\x3d\xb3", 8);
   id = identityFromCodeView(bpel, "/usr/lib/libfoo.so");
-  EXPECT_EQ(id.debug_id, "BBA6FA10B8AAB33D00000000000000000");
-  EXPECT_EQ(id.build_id, "10faa6bbaab83db3");
+  EXPECT_EQ(id.debug_id.str(), "BBA6FA10B8AAB33D00000000000000000");
+  EXPECT_EQ(id.build_id.hex(), "10faa6bbaab83db3");
   EXPECT_EQ(id.debug_file, "/usr/lib/libfoo.so");
   EXPECT_FALSE(identityFromCodeView("LEpB", "x").problem.empty());
 
-  EXPECT_EQ(peCodeId(0x45D35F6C, 0x2d000), "45D35F6C2d000");
+  EXPECT_EQ(CodeId::fromMinidumpPeModule(0x45D35F6C, 0x2d000).str(), "45D35F6C2d000");
+  EXPECT_EQ(CodeId::fromPeImage(0x45D35F6C, 0x2d000).str(), "45D35F6C2D000");
   EXPECT_EQ(fixedFileVersion(0xfeef04bd, 0x10000, 0x00050001, 0x0A280884), "5.1.2600.2180");
   EXPECT_EQ(fixedFileVersion(0xfeef04bd, 0, 0x00050001, 0), "");
 }
@@ -315,7 +316,7 @@ TEST(MinidumpSnapshot, ReadsWhatItCanAndSaysWhatItCannot) {
 TEST(StackWinFpo, SynthesizedPrograms) {
   llvm::SmallString<128> store;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("fpo-store", store));
-  std::string path = symbolFilePath(std::string(store), "fpo.pdb", "00000000000000000000000000000000A");
+  std::string path = symbolFilePath(std::string(store), "fpo.pdb", DebugId("00000000000000000000000000000000A"));
   ASSERT_FALSE(llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)));
   {
     std::ofstream sym(path);
@@ -357,7 +358,7 @@ TEST(StackWinFpo, SynthesizedPrograms) {
   module.size = 0x10000;
   module.code_file = "fpo.exe";
   module.debug_file = "fpo.pdb";
-  module.debug_id = "00000000000000000000000000000000A";
+  module.debug_id = DebugId("00000000000000000000000000000000A");
   snapshot.modules.push_back(module);
 
   for (bool breakpad : {false, true}) {

@@ -36,7 +36,7 @@ TEST(PagesHtml, NumbersAndLinks) {
   EXPECT_EQ(percentOf(1, 0), "-");
   EXPECT_EQ(percentOf(1, 3), "33.3%");
   EXPECT_EQ(utcTime(0), "1970-01-01 00:00 UTC");
-  EXPECT_EQ(modulePageUrl("a b/c", "AB"), "/ui/module/a%20b%2Fc/AB");
+  EXPECT_EQ(modulePageUrl("a b/c", DebugId("AB")), "/ui/module/a%20b%2Fc/AB");
   EXPECT_EQ(searchUrl("x&y", 2), "/?q=x%26y&page=2");
   EXPECT_EQ(downloadUrl("a b/ID/a b.sym"), "/a%20b/ID/a%20b.sym");
 }
@@ -54,11 +54,11 @@ TEST(PagesLayout, OneScriptOfItsOwnAndAPolicy) {
 CatalogEntry hostileEntry() {
   CatalogEntry e;
   e.debug_file = kHostile;
-  e.debug_id = "ABCDEF0123456789ABCDEF0123456789A";
-  e.relative_path = std::string(kHostile) + "/" + e.debug_id + "/x.sym";
+  e.debug_id = DebugId("ABCDEF0123456789ABCDEF0123456789A");
+  e.relative_path = std::string(kHostile) + "/" + e.debug_id.str() + "/x.sym";
   e.os = "Linux";
   e.cpu = "x86_64";
-  e.code_id = "\"><b>";
+  e.code_id = CodeId("\"><b>");
   e.size = 10;
   return e;
 }
@@ -83,7 +83,7 @@ TEST(PagesHome, PrintsNamesAsText) {
 TEST(PagesModule, PrintsTheSummaryAndTheLookup) {
   Module module;
   module.name = kHostile;
-  module.debug_id = "ID";
+  module.debug_id = DebugId("ID");
   module.cpu = "x86_64";
   Function f;
   f.name = kHostile;

@@ -1,6 +1,7 @@
 // The small pieces of the PDB/PE readers: debug ids, name undecoration,
 // inline-site annotations, FPO records, where a PDB is looked for, and the
 // PE header check.
+#include "common/ids/debug_id.h"
 #include "dump/locate/pdb_locator.h"
 #include "dump/pdb/frame_data.h"
 #include "dump/pdb/inline_annotations.h"
@@ -19,8 +20,8 @@ TEST(WindowsDebugId, GuidFieldsThenAge) {
   // little-endian in its first three fields, as a PDB and RSDS hold it.
   std::array<uint8_t, 16> guid = {0xE7, 0x1E, 0x43, 0xE5, 0xB6, 0x91, 0xB8, 0xB9,
                                   0x4C, 0x4C, 0x44, 0x20, 0x50, 0x44, 0x42, 0x2E};
-  EXPECT_EQ(windowsDebugId(guid, 1), "E5431EE791B6B9B84C4C44205044422E1");
-  EXPECT_EQ(windowsDebugId(guid, 0x2a), "E5431EE791B6B9B84C4C44205044422E2a");
+  EXPECT_EQ(DebugId::fromGuid(guid, 1).str(), "E5431EE791B6B9B84C4C44205044422E1");
+  EXPECT_EQ(DebugId::fromGuid(guid, 0x2a).str(), "E5431EE791B6B9B84C4C44205044422E2a");
 }
 
 TEST(UndecorateName, X86CDecorations) {

@@ -21,9 +21,10 @@ SnapshotModule module(CodeViewKind kind, const std::string& code_id, const std::
   out.size = 0x2d000;
   out.code_file = "C:\\app\\app.exe";
   out.codeview = kind;
-  out.code_id = code_id;
-  out.debug_id = debug_id;
-  out.build_id = build_id;
+  out.code_id = CodeId(code_id);
+  out.debug_id = DebugId(debug_id);
+  if (!build_id.empty())
+    out.build_id = *BuildId::parseHex(build_id);
   return out;
 }
 
@@ -57,7 +58,8 @@ TEST(RustMinidumpCodeId, ElfBuildIdButNotAnEmptyOne) {
       module(CodeViewKind::Elf, "0123456789abcdef0123456789abcdef01234567",
              "67452301AB89EFCD0123456789ABCDEF0", "0123456789abcdef0123456789abcdef01234567");
   EXPECT_EQ(rustCodeId(elf, SnapshotOs::Linux), "0123456789abcdef0123456789abcdef01234567");
-  elf.build_id = elf.code_id = "0000000000000000";
+  elf.build_id = *BuildId::parseHex("0000000000000000");
+  elf.code_id = CodeId("0000000000000000");
   EXPECT_EQ(rustCodeId(elf, SnapshotOs::Linux), "");
 }
 

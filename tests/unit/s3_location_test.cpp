@@ -1,6 +1,6 @@
 // The S3 pieces the upload client and the S3 store backend share: how a
 // store's keys and URLs are spelled, and a directory listing's answer.
-#include "store/backend/gunzip_file.h"
+#include "common/gzip/gzip.h"
 #include "store/s3/s3_answers.h"
 #include "store/s3/s3_location.h"
 
@@ -131,7 +131,7 @@ protected:
   std::string gunzip(const std::string& encoded, uint64_t cap, bool* ok) {
     std::string in = dir_ + "/in.gz", out = dir_ + "/out";
     std::ofstream(in, std::ios::binary) << encoded;
-    llvm::Error error = gunzipFile(in, out, cap);
+    llvm::Error error = gunzipFile(in, out, {cap, /*concatenated_members=*/true});
     *ok = !error;
     if (error)
       return llvm::toString(std::move(error));

@@ -22,21 +22,21 @@ std::string makeTemporaryDirectory() {
 }
 
 TEST(StoreLayout, ElfAndPdbNames) {
-  EXPECT_EQ(symbolFileRelativePath("libfoo.so.1", "ABC0"), "libfoo.so.1/ABC0/libfoo.so.1.sym");
-  EXPECT_EQ(symbolFileRelativePath("app.pdb", "ABC1"), "app.pdb/ABC1/app.sym");
-  EXPECT_EQ(symbolFileRelativePath("APP.PDB", "ABC1"), "APP.PDB/ABC1/APP.sym");
-  EXPECT_EQ(symbolFilePath("/s", "app", "ID"), "/s/app/ID/app.sym");
+  EXPECT_EQ(symbolFileRelativePath("libfoo.so.1", DebugId("ABC0")), "libfoo.so.1/ABC0/libfoo.so.1.sym");
+  EXPECT_EQ(symbolFileRelativePath("app.pdb", DebugId("ABC1")), "app.pdb/ABC1/app.sym");
+  EXPECT_EQ(symbolFileRelativePath("APP.PDB", DebugId("ABC1")), "APP.PDB/ABC1/APP.sym");
+  EXPECT_EQ(symbolFilePath("/s", "app", DebugId("ID")), "/s/app/ID/app.sym");
 }
 
 // Binaries kept for debuginfod and symbol-server clients sit beside the
 // symbol file, and a build id finds them through the .build-id index.
 TEST(StoreLayout, KeptFilesAndBuildIdIndex) {
-  EXPECT_EQ(keptFileRelativePath("libfoo.so", "ABC0", "libfoo.so.debug"),
+  EXPECT_EQ(keptFileRelativePath("libfoo.so", DebugId("ABC0"), "libfoo.so.debug"),
             "libfoo.so/ABC0/libfoo.so.debug");
-  EXPECT_EQ(keptFileRelativePath("app.exe", "5F3A1B2C4000", "app.exe"),
+  EXPECT_EQ(keptFileRelativePath("app.exe", CodeId("5F3A1B2C4000"), "app.exe"),
             "app.exe/5F3A1B2C4000/app.exe");
-  EXPECT_EQ(buildIdIndexRelativePath("ABCDEF0123"), ".build-id/ab/cdef0123");
-  EXPECT_EQ(buildIdIndexRelativePath("abcdef0123"), ".build-id/ab/cdef0123");
+  EXPECT_EQ(buildIdIndexRelativePath(*BuildId::parseHex("ABCDEF0123")), ".build-id/ab/cdef0123");
+  EXPECT_EQ(buildIdIndexRelativePath(*BuildId::parseHex("abcdef0123")), ".build-id/ab/cdef0123");
 }
 
 TEST(StoreLayout, BuildIdEntriesRoundTrip) {
@@ -105,19 +105,19 @@ TEST(StoreLayout, SafeRelativePaths) {
 // build: its file goes under its code id, where listings expect it.
 TEST(StoreLayout, NullDebugIdsAreFiledByCodeId) {
   std::string null(33, '0');
-  EXPECT_TRUE(isNullDebugId(null));
-  EXPECT_FALSE(isNullDebugId(std::string(32, '0') + "1"));
-  EXPECT_FALSE(isNullDebugId(""));
-  EXPECT_EQ(moduleRelativePath("app.exe", null, "app.exe", "5F3A1B2C4000"),
+  EXPECT_TRUE(DebugId(null).isNull());
+  EXPECT_FALSE(DebugId(std::string(32, '0') + "1").isNull());
+  EXPECT_FALSE(DebugId().isNull());
+  EXPECT_EQ(moduleRelativePath("app.exe", DebugId(null), "app.exe", CodeId("5F3A1B2C4000")),
             "app.exe/5F3A1B2C4000/app.exe.sym");
-  EXPECT_EQ(moduleRelativePath("app.pdb", "ABC1", "app.exe", "5F3A1B2C4000"),
+  EXPECT_EQ(moduleRelativePath("app.pdb", DebugId("ABC1"), "app.exe", CodeId("5F3A1B2C4000")),
             "app.pdb/ABC1/app.sym");
   // (no code id, or one no path can be made of: the debug-id path)
-  EXPECT_EQ(moduleRelativePath("app.exe", null, "", ""), "app.exe/" + null + "/app.exe.sym");
-  EXPECT_EQ(moduleRelativePath("app.exe", null, "../x", "ID"), "app.exe/" + null + "/app.exe.sym");
+  EXPECT_EQ(moduleRelativePath("app.exe", DebugId(null), "", CodeId("")), "app.exe/" + null + "/app.exe.sym");
+  EXPECT_EQ(moduleRelativePath("app.exe", DebugId(null), "../x", CodeId("ID")), "app.exe/" + null + "/app.exe.sym");
 
   std::string dir = makeTemporaryDirectory();
-  std::string relative = moduleRelativePath("app.exe", null, "app.exe", "5F3A1B2C4000");
+  std::string relative = moduleRelativePath("app.exe", DebugId(null), "app.exe", CodeId("5F3A1B2C4000"));
   ASSERT_FALSE(llvm::sys::fs::create_directories(dir + "/app.exe/5F3A1B2C4000"));
   std::ofstream(dir + "/" + relative)
       << "MODULE windows x86_64 " << null << " app.exe\nINFO CODE_ID 5F3A1B2C4000 app.exe\n";
@@ -246,8 +246,8 @@ TEST(Manifest, EntryRoundTripsThroughJson) {
   entry.status = EntryStatus::NoDebugInfo;
   entry.module = "app";
   entry.cpu = "x86_64";
-  entry.debug_id = "0123456789ABCDEF0123456789ABCDEF0";
-  entry.code_id = "0123";
+  entry.debug_id = DebugId("0123456789ABCDEF0123456789ABCDEF0");
+  entry.code_id = CodeId("0123");
   entry.debug_info_from = "none";
   entry.sym = "app/0123456789ABCDEF0123456789ABCDEF0/app.sym";
   RecordCounts counts;

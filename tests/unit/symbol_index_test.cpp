@@ -2,7 +2,7 @@
 // model (linear scans, no index), a damaged index found and rebuilt, a
 // stale one rebuilt, a copied one kept, the streamed parse equal to the
 // whole one.
-#include "store/supply/symbol_source.h"
+#include "store/supply/symbol_supplier.h"
 #include "symbol_file/index/index_cache.h"
 #include "symbol_file/index/index_file.h"
 #include "symbol_file/lookup/address_lookup.h"
@@ -21,6 +21,23 @@
 
 namespace dumpsyms {
 namespace {
+
+// A .sym opened by a supplier of its own (so each call reads the index
+// anew): where its index came from, and the lookup over it.
+struct Opened {
+  std::unique_ptr<SymbolSupplier> supplier;
+  const AddressLookup& lookup;
+  std::string index_source, note;
+};
+
+llvm::Expected<Opened> openSymbols(const std::string& path, const IndexCacheOptions& options) {
+  auto supplier = std::make_unique<SymbolSupplier>(std::vector<std::string>{}, nullptr, options);
+  llvm::Expected<const ModuleSymbols*> opened = supplier->open(path);
+  if (!opened)
+    return opened.takeError();
+  const ModuleSymbols& symbols = **opened;
+  return Opened{std::move(supplier), symbols.lookup, symbols.index_source, symbols.index_note};
+}
 
 // FUNCs with lines, nested and multi-range inlined calls, a function whose
 // lines lie far outside it (kept in the wide tables), PUBLICs below,
@@ -228,7 +245,7 @@ TEST(SymbolIndex, LookupsEqualAPlainReadingOfTheModel) {
 
   const ModuleHeading& heading = lookup.heading();
   EXPECT_EQ(heading.name, "app");
-  EXPECT_EQ(heading.code_id, "0123456789ABCDEF");
+  EXPECT_EQ(heading.code_id.str(), "0123456789ABCDEF");
   EXPECT_EQ(heading.extra_info, std::vector<std::string>{"PT_DYNAMIC_OFFSET 2dd8"});
   EXPECT_FALSE(heading.corrupt);
   EXPECT_TRUE(AddressLookup::fromText(std::string(kSymbols) + "junk line\n").heading().corrupt);

@@ -9,19 +9,19 @@
 using namespace dumpsyms;
 
 TEST(SymbolKeyPaths, DebugIdFirstThenCodeId) {
-  EXPECT_EQ(symbolKeyPaths({"xul.pdb", "ABC1", "xul.dll", "5E4F0E9E2000"}),
+  EXPECT_EQ(symbolKeyPaths({"xul.pdb", DebugId("ABC1"), "xul.dll", CodeId("5E4F0E9E2000")}),
             (std::vector<std::string>{"xul.pdb/ABC1/xul.sym", "xul.dll/5E4F0E9E2000/xul.dll.sym"}));
-  EXPECT_EQ(symbolKeyPaths({"", "", "crash.exe", "5E4F0E9E2000"}),
+  EXPECT_EQ(symbolKeyPaths({"", DebugId(""), "crash.exe", CodeId("5E4F0E9E2000")}),
             (std::vector<std::string>{"crash.exe/5E4F0E9E2000/crash.exe.sym"}));
-  EXPECT_EQ(symbolKeyPaths({"libc.so.6", "ABC0", "", ""}),
+  EXPECT_EQ(symbolKeyPaths({"libc.so.6", DebugId("ABC0"), "", CodeId("")}),
             (std::vector<std::string>{"libc.so.6/ABC0/libc.so.6.sym"}));
 }
 
 TEST(SymbolKeyPaths, NothingThatLeavesTheStore) {
-  EXPECT_TRUE(symbolKeyPaths({"..", "ABC", "", ""}).empty());
-  EXPECT_TRUE(symbolKeyPaths({"a/b", "ABC", "", ""}).empty());
-  EXPECT_TRUE(symbolKeyPaths({"a", "..", "x", ""}).empty());
-  EXPECT_TRUE(symbolKeyPaths({"", "", "", ""}).empty());
+  EXPECT_TRUE(symbolKeyPaths({"..", DebugId("ABC"), "", CodeId("")}).empty());
+  EXPECT_TRUE(symbolKeyPaths({"a/b", DebugId("ABC"), "", CodeId("")}).empty());
+  EXPECT_TRUE(symbolKeyPaths({"a", DebugId(".."), "x", CodeId("")}).empty());
+  EXPECT_TRUE(symbolKeyPaths({"", DebugId(""), "", CodeId("")}).empty());
 }
 
 TEST(SymbolCache, MissesAreRememberedForTheirTimeToLive) {

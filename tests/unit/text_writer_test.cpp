@@ -9,8 +9,8 @@ namespace {
 Module sampleModule() {
   Module m;
   m.cpu = "x86_64";
-  m.debug_id = "C0527AF13B9ED844A60C712E5B93F4080";
-  m.code_id = "F17A52C09E3B44D8A60C712E5B93F408C21D6EA7";
+  m.debug_id = DebugId("C0527AF13B9ED844A60C712E5B93F4080");
+  m.code_id = CodeId("F17A52C09E3B44D8A60C712E5B93F408C21D6EA7");
   m.name = "libdemo.so";
   m.load_address = 0x1000;
   m.files = {"/build/demo/include/util.h", "/build/demo/src/main.cc"};
@@ -115,7 +115,7 @@ TEST(TextWriter, NamesTheProcessorCannotReadAreRepaired) {
 TEST(TextWriter, StackWinRecords) {
   Module m;
   m.cpu = "x86";
-  m.debug_id = "4FBDA58B5A1DF5A379E3CF19A235EA090";
+  m.debug_id = DebugId("4FBDA58B5A1DF5A379E3CF19A235EA090");
   m.name = "linux-gate.so";
   m.stack_win = {{4, 0x400, 0x200, 3, 3, 0, 0, 0, 0, "", true}};
   EXPECT_EQ(write(m), "MODULE Linux x86 4FBDA58B5A1DF5A379E3CF19A235EA090 linux-gate.so\n"

@@ -4,13 +4,13 @@
 // refused upload leaves every file of the store as it was) and Breakpad's
 // own client, whose answer parsing (regular expressions wanting exactly
 // `"name": "value"`) is restated here from its source.
+#include "common/gzip/gzip.h"
 #include "server/ingest/upload_checks.h"
 #include "server/ingest/upload_service.h"
 #include "server/ingest/upload_zip.h"
 #include "store/backend/store_backend.h"
 #include "store/layout/layout.h"
 #include "store/protocols/sym_upload_v2.h"
-#include "store/upload/gzip_body.h"
 #include "tests/support/forwarding_backend.h"
 
 #include <fstream>
@@ -235,7 +235,7 @@ TEST(SymUploadV2Shapes, CompletionReadFromBreakpadsTextAndFromJson) {
       "symbol_upload_type: \"BREAKPAD\" }");
   ASSERT_TRUE(breakpad);
   EXPECT_EQ(breakpad->symbol.debug_file, "libfoo.so");
-  EXPECT_EQ(breakpad->symbol.debug_id, "ABC0");
+  EXPECT_EQ(breakpad->symbol.debug_id.str(), "ABC0");
   EXPECT_EQ(breakpad->type, "BREAKPAD");
   // Its Windows client adds metadata and use_async_processing.
   auto windows = sym_upload_v2::parseCompletion(
@@ -243,10 +243,10 @@ TEST(SymUploadV2Shapes, CompletionReadFromBreakpadsTextAndFromJson) {
       "\"p\"},symbol_upload_type: \"BREAKPAD\", use_async_processing: true }");
   ASSERT_TRUE(windows);
   EXPECT_EQ(windows->symbol.debug_file, "a.pdb");
-  auto ours = sym_upload_v2::parseCompletion(sym_upload_v2::completionBody({"b.so", "DEF0"}));
+  auto ours = sym_upload_v2::parseCompletion(sym_upload_v2::completionBody({"b.so", DebugId("DEF0")}));
   ASSERT_TRUE(ours);
   EXPECT_EQ(ours->symbol.debug_file, "b.so");
-  EXPECT_EQ(ours->symbol.debug_id, "DEF0");
+  EXPECT_EQ(ours->symbol.debug_id.str(), "DEF0");
   EXPECT_FALSE(sym_upload_v2::parseCompletion("{}"));
   EXPECT_FALSE(sym_upload_v2::parseCompletion("{debug_file: \"x\"}"));
   EXPECT_FALSE(sym_upload_v2::parseCompletion("{debug_file: \"x\", debug_id: \"unterminated}"));
@@ -337,7 +337,7 @@ TEST_F(UploadServiceTest, KeptFilesOnlyBesideTheirModulesSymbolFile) {
   EXPECT_EQ(put("foo.pdb/FEDCBA98765432100123456789ABCDEF1/foo.pdb", "pdb").status, 201);
   // The build-id entry, once what it names is there.
   std::string entry = formatBuildIdEntry({dir + "libfoo.so", dir + "libfoo.so.debug"});
-  std::string index = buildIdIndexRelativePath("67452301efcdab8967452301efcdab89");
+  std::string index = buildIdIndexRelativePath(*BuildId::parseHex("67452301efcdab8967452301efcdab89"));
   ServerResponse answer = put(index, entry);
   EXPECT_EQ(answer.status, 201) << answer.body;
   EXPECT_EQ(readFile(root + "/" + index), entry);
@@ -352,9 +352,9 @@ TEST_F(UploadServiceTest, KeptFilesOnlyBesideTheirModulesSymbolFile) {
       {"libfoo.so/libfoo.so", elf, 415},
       {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/x/libfoo.so", elf, 415},
       {"bar.dll/5F3A1B2C1000/bar.dll", "MZ", 422},
-      {buildIdIndexRelativePath("00112233"),
+      {buildIdIndexRelativePath(*BuildId::parseHex("00112233")),
        formatBuildIdEntry({"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so", ""}), 422},
-      {buildIdIndexRelativePath("00112233"), "rm -rf /\n", 422},
+      {buildIdIndexRelativePath(*BuildId::parseHex("00112233")), "rm -rf /\n", 422},
       {".build-id/00/112233/x", entry, 400},
       {".build-id/../x", entry, 400},
       {".build-id/00/11223G", entry, 400},
@@ -582,7 +582,7 @@ TEST(UploadChecks, StreamedAndWholeTextAgree) {
   EXPECT_FALSE(b) << b->reason;
   EXPECT_EQ(whole.store_path, kLinuxPath);
   EXPECT_EQ(streamed.store_path, kLinuxPath);
-  EXPECT_EQ(streamed.code_id, "67452301EFCDAB8967452301EFCDAB89");
+  EXPECT_EQ(streamed.code_id.str(), "67452301EFCDAB8967452301EFCDAB89");
   // A line past limits::kMaxSymbolFileLine, across several reads: skipped by
   // both, so the file is corrupt to both, on the same line.
   std::string overlong =

@@ -1,5 +1,6 @@
 // Upload pieces that need no server: the retry decisions and waits, secret
 // redaction, gzip bodies, zip archives, URLs, the store listing's checks.
+#include "common/gzip/gzip.h"
 #include "common/http/http_answers.h"
 #include "common/http/http_client.h"
 #include "common/http/retry_policy.h"
@@ -7,7 +8,6 @@
 #include "store/layout/store_listing.h"
 #include "store/protocols/sym_upload_v2_answers.h"
 #include "store/s3/s3_answers.h"
-#include "store/upload/gzip_body.h"
 #include "store/upload/upload_protocol.h"
 #include "store/upload/upload_runner.h"
 #include "store/upload/zip_archive.h"

@@ -23,7 +23,7 @@ SnapshotModule module(uint64_t base, const std::string& name, const std::string&
   out.size = 0x1000;
   out.code_file = "/usr/lib/" + name;
   out.debug_file = name;
-  out.debug_id = id;
+  out.debug_id = DebugId(id);
   return out;
 }
 
@@ -101,8 +101,8 @@ struct SmallWalk {
         "module libbar.so (libbar.so BBBB0): /store/libbar.so/BBBB0/libbar.so.sym: "
         "missing <here>",
         "module libbaz.so (libbaz.so CCCC0): not looked for: no walked frame needed it"};
-    in.module_link = [](const std::string& file, const std::string& id) {
-      return file == "libfoo.so" ? "/ui/module/" + file + "/" + id + "?a=1&b=2" : std::string();
+    in.module_link = [](const std::string& file, const DebugId& id) {
+      return file == "libfoo.so" ? "/ui/module/" + file + "/" + id.str() + "?a=1&b=2" : std::string();
     };
     return in;
   }

@@ -35,7 +35,9 @@ void defineOptions(CLI::App& app, Options& o) {
                "write absolute addresses, not relative to the load address");
   app.add_flag("-m", o.mark_multiple,
                "mark FUNC and PUBLIC records whose code other symbols share (m)");
-  app.add_option("-b", o.debug_id_override, "use this debug identifier in the MODULE record");
+  app.add_option_function<std::string>(
+      "-b", [&o](const std::string& id) { o.debug_id_override = DebugId(id); },
+      "use this debug identifier in the MODULE record");
   app.add_option("-n", o.name_override, "module name to use when the binary has no DT_SONAME");
   app.add_option("-o", o.os,
                  "operating system for the MODULE record (default: Linux for ELF, mac for "
@@ -52,7 +54,8 @@ void defineOptions(CLI::App& app, Options& o) {
   app.add_option("--debug-file", o.debug_file,
                  "read functions and lines from this debug file (an ELF debug file, a dSYM, a "
                  "PDB, or the debug-only companion of a PE that objcopy made)");
-  app.add_option("--code-id", o.code_id,
+  app.add_option_function<std::string>(
+      "--code-id", [&o](const std::string& id) { o.code_id = CodeId(id); },
                  "for a PDB given alone: its PE's code id (TimeDateStamp and SizeOfImage, as "
                  "INFO CODE_ID writes it), to fetch the PE from the symbol servers");
   app.add_option("--code-file", o.code_file,

@@ -5,16 +5,14 @@
 // DUMP [SYMBOL_PATH...]`. Options are parsed by getopt, as Breakpad's are
 // (on glibc they may follow the dump).
 #include "tools/minidump_stackwalk/manual.h"
-#include "walk/printers/breakpad_usage.h"
+#include "walk/drop_in/breakpad_drop_in.h"
 #include "walk/stackwalk/process_walk.h"
-#include "walk/stackwalk/symbol_explain.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unistd.h>
-#include <vector>
 
 namespace {
 
@@ -30,8 +28,10 @@ void usage(const char* argv0, std::FILE* out) {
 int main(int argc, char** argv) {
   if (auto status = printManualIfAsked(minidumpStackwalkManual(), nullptr, argc, argv))
     return *status;
-  bool machine = false, verbose = false;
-  BreakpadPrintOptions options;
+  DropInRun run;
+  run.tool = "minidump_stackwalk";
+  run.dump_kind = "minidump";
+  BreakpadPrintOptions& options = run.print;
   int thread_index = -1;
   int option;
   while ((option = getopt(argc, argv, "bcdf:hmst:v")) != -1) {
@@ -40,13 +40,13 @@ int main(int argc, char** argv) {
       usage(argv[0], stdout);
       return 0;
     case 'm':
-      machine = true;
+      run.machine = true;
       break;
     case 'f':
       if (std::strcmp(optarg, "machine") == 0) {
-        machine = true;
+        run.machine = true;
       } else if (std::strcmp(optarg, "human") == 0) {
-        machine = false;
+        run.machine = false;
       } else {
         std::fprintf(stderr, "%s: Unknown output format '%s'\n", argv[0], optarg);
         usage(argv[0], stderr);
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
       options.stack_contents = true;
       break;
     case 'v':
-      verbose = true;
+      run.verbose = true;
       break;
     case 'd': // pointer dump: accepted, not printed (docs/STACKWALK.md)
       break;
@@ -85,29 +85,12 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  if (optind >= argc) {
-    std::fprintf(stderr, "%s: Missing minidump file\n", argv[0]);
-    usage(argv[0], stderr);
-    return 1;
-  }
+  if (auto status = takeDropInInputs(
+          argc, argv, optind, run, usageOptionLines(minidumpStackwalkManual().options).c_str()))
+    return *status;
   if (thread_index >= 0)
     options.thread_index = thread_index;
-  std::string dump = argv[optind];
-  std::vector<std::string> symbol_paths(argv + optind + 1, argv + argc);
-
-  auto snapshot = readProcessSnapshot(dump);
-  if (!snapshot) {
-    std::fprintf(stderr, "minidump_stackwalk: error: %s\n",
-                 llvm::toString(snapshot.takeError()).c_str());
-    std::fprintf(stderr, "Minidump %s could not be read\n", dump.c_str());
-    return 1;
-  }
-  WalkOptions walk_options;
-  walk_options.breakpad_rules = true;
-  ProcessWalk walk = walkProcess(std::move(*snapshot), symbol_paths, walk_options);
-  if (verbose)
-    for (const std::string& line : explainSymbolSearch(walk))
-      std::fprintf(stderr, "minidump_stackwalk: %s\n", line.c_str());
-  printWalkAsBreakpad(walk, machine, options, stdout);
-  return 0;
+  run.read = readProcessSnapshot;
+  run.unreadable_line = "Minidump " + run.dump + " could not be read";
+  return runBreakpadDropIn(run);
 }

@@ -6,12 +6,13 @@
 #include "common/limits/bounded_json.h"
 #include "common/limits/input_limits.h"
 #include "store/layout/store_listing.h"
-#include "store/supply/symbol_source.h"
+#include "store/supply/symbol_supplier.h"
 #include "symbol_file/analysis/analysis_output.h"
 #include "symbol_file/analysis/symbol_diff.h"
 #include "symbol_file/analysis/symbol_stats.h"
 #include "symbol_file/analysis/symbol_validate.h"
 #include "symbol_file/text/text_reader.h"
+#include "symbol_file/text/text_stream.h"
 #include "tools/symtool/manual.h"
 #include "tools/symtool/symbol_server_flags.h"
 #include "walk/printers/walk_printers.h"
@@ -79,7 +80,12 @@ int main(int argc, char** argv) {
   validate->add_option("SYM", files, "symbol files")->required();
   validate->add_flag("-q,--quiet", quiet, "no summary line");
 
-  SymbolSourceQuery query;
+  // What symtool lookup reads: a .sym file, or a store's module (and build).
+  struct {
+    std::string path, module;
+    DebugId id;
+  } query;
+  std::shared_ptr<SymbolServers> query_servers;
   std::vector<std::string> addresses;
   bool json = false;
   CLI::App* lookup = app.add_subcommand(
@@ -90,7 +96,9 @@ int main(int argc, char** argv) {
   lookup->add_option("ADDRESS", addresses, "hex addresses relative to the module");
   addSymbolServerFlags(lookup, lookup_servers);
   lookup->add_option("--module", query.module, "the module's name (for a store)");
-  lookup->add_option("--id", query.id, "the module's debug id (when a store has several)");
+  lookup->add_option_function<std::string>(
+      "--id", [&query](const std::string& id) { query.id = DebugId(id); },
+      "the module's debug id (when a store has several)");
   lookup->add_flag("--json", json, "one JSON object per address");
   bool lookup_verbose = false;
   lookup->add_flag("-v,--verbose", lookup_verbose,
@@ -221,32 +229,35 @@ int main(int argc, char** argv) {
   }
 
   if (*lookup) {
-    query.servers = makeSymbolServers(lookup_servers);
+    query_servers = makeSymbolServers(lookup_servers);
     // With servers only, the first positional is an address.
-    if (query.servers && !query.path.empty() && !llvm::sys::fs::exists(query.path) &&
+    if (query_servers && !query.path.empty() && !llvm::sys::fs::exists(query.path) &&
         parseAddress(query.path)) {
       addresses.insert(addresses.begin(), query.path);
       query.path.clear();
     }
-    if ((query.path.empty() && !query.servers) || addresses.empty()) {
+    if ((query.path.empty() && !query_servers) || addresses.empty()) {
       std::fprintf(stderr, "symtool lookup: %s\nRun with --help for usage.\n",
                    addresses.empty() ? "ADDRESS is required" : "SYM_OR_STORE is required");
       return kExitUsage;
     }
     current_input = &query.path;
-    query.index = index_options;
-    auto loaded = loadSymbols(query);
+    std::vector<std::string> searched;
+    if (!query.path.empty())
+      searched.push_back(query.path);
+    SymbolSupplier supplier(searched, query_servers, index_options);
+    llvm::Expected<const ModuleSymbols*> loaded = supplier.findNamed(query.module, query.id);
     if (!loaded) {
       std::fprintf(stderr, "symtool: error: %s\n", llvm::toString(loaded.takeError()).c_str());
       return kExitError;
     }
     if (lookup_verbose)
-      std::fprintf(stderr, "symtool: %s: index %s%s%s\n", loaded->path.c_str(),
-                   loaded->index_source == "built"   ? "built from the symbol file"
-                   : loaded->index_source == "cache" ? "from the index cache"
+      std::fprintf(stderr, "symtool: %s: index %s%s%s\n", (*loaded)->path.c_str(),
+                   (*loaded)->index_source == "built"   ? "built from the symbol file"
+                   : (*loaded)->index_source == "cache" ? "from the index cache"
                                                      : "from beside the symbol file",
-                   loaded->note.empty() ? "" : ": ", loaded->note.c_str());
-    const std::string& module = loaded->lookup.heading().name;
+                   (*loaded)->index_note.empty() ? "" : ": ", (*loaded)->index_note.c_str());
+    const std::string& module = (*loaded)->lookup.heading().name;
     bool bad = false;
     for (const std::string& text : addresses) {
       auto address = parseAddress(text);
@@ -255,13 +266,13 @@ int main(int argc, char** argv) {
         bad = true;
         continue;
       }
-      printLookup(module, *address, loaded->lookup.lookup(*address), json);
+      printLookup(module, *address, (*loaded)->lookup.lookup(*address), json);
     }
     return bad ? kExitError : 0;
   }
 
   if (*symbolize) {
-    std::map<std::string, std::string> ids;
+    std::map<std::string, DebugId> ids;
     for (const std::string& choice : id_choices) {
       size_t equals = choice.find('=');
       if (equals == std::string::npos || equals == 0) {
@@ -269,7 +280,7 @@ int main(int argc, char** argv) {
                      choice.c_str());
         return kExitUsage;
       }
-      ids[choice.substr(0, equals)] = choice.substr(equals + 1);
+      ids[choice.substr(0, equals)] = DebugId(choice.substr(equals + 1));
     }
     std::ifstream file;
     if (!crash_file.empty()) {

@@ -78,10 +78,8 @@ void identify(const CoreFile& core, CoreModule& module) {
   std::vector<uint8_t> id = buildIdAt(core, module.base);
   if (id.empty())
     return;
-  module.debug_id = debugIdentifier(id);
-  module.build_id = codeIdentifier(id);
-  std::transform(module.build_id.begin(), module.build_id.end(), module.build_id.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  module.debug_id = DebugId::fromIdentifier(id);
+  module.build_id = BuildId(id);
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 // tools), every segment that starts with an ELF header is taken instead.
 #pragma once
 
+#include "common/ids/build_id.h"
+#include "common/ids/debug_id.h"
 #include "walk/core/core_file.h"
 
 #include <cstdint>
@@ -18,8 +20,8 @@ struct CoreModule {
   std::string name;     // file name of path
   uint64_t base = 0;    // where offset 0 of the file is mapped: module offset 0
   uint64_t end = 0;     // end of its last mapping
-  std::string debug_id; // from the build-id; "" when the dump lacks it
-  std::string build_id; // hex, as `file` prints it; "" when unknown
+  DebugId debug_id;     // from the build-id; "" when the dump lacks it
+  BuildId build_id;     // hex, as `file` prints it; "" when unknown
 };
 
 // By base address.

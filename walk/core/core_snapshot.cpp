@@ -53,7 +53,7 @@ ProcessSnapshot snapshotOf(std::shared_ptr<CoreFile> core) {
     out.debug_file = module.name;
     out.debug_id = module.debug_id;
     out.build_id = module.build_id;
-    out.code_id = module.build_id;
+    out.code_id = CodeId(module.build_id.hex());
     snapshot.modules.push_back(std::move(out));
   }
   if (!snapshot.modules.empty())

@@ -219,7 +219,8 @@ llvm::Expected<ProcessSnapshot> parseMicrodumpSnapshot(std::unique_ptr<llvm::Mem
       llvm::StringRef name = fields[4];
       name.consume_back(" (deleted)");
       module.code_file = module.debug_file = name.str();
-      module.debug_id = module.code_id = fields[3].upper();
+      module.debug_id = DebugId(fields[3].upper());
+      module.code_id = CodeId(fields[3].upper());
       out.modules.push_back(std::move(module));
       break;
     }

@@ -26,18 +26,6 @@ std::string name(llvm::StringRef rest) {
   return rest.take_until([](char c) { return c == 0; }).str();
 }
 
-std::string hexGuid(const uint8_t* guid) {
-  char text[33];
-  std::snprintf(text, sizeof text, "%08X%04X%04X", read32le(guid), read16le(guid + 4),
-                read16le(guid + 6));
-  std::string out = text;
-  for (int i = 8; i < 16; ++i) {
-    std::snprintf(text, sizeof text, "%02X", guid[i]);
-    out += text;
-  }
-  return out;
-}
-
 } // namespace
 
 CodeViewKind codeViewKind(llvm::StringRef record) {
@@ -72,40 +60,31 @@ ModuleIdentity identityFromCodeView(llvm::StringRef record, const std::string& c
   }
   const uint8_t* bytes = reinterpret_cast<const uint8_t*>(record.data());
   uint32_t signature = read32le(bytes);
-  char age[16];
   if (signature == kRsds) {
     if (record.size() < 25 || record.back() != 0) {
       out.problem = "an RSDS record without its GUID, age and NUL-terminated PDB name";
       return out;
     }
-    std::snprintf(age, sizeof age, "%x", read32le(bytes + 20));
-    out.debug_id = hexGuid(bytes + 4) + age;
+    std::array<uint8_t, 16> guid;
+    std::copy_n(bytes + 4, 16, guid.begin());
+    out.debug_id = DebugId::fromGuid(guid, read32le(bytes + 20));
     out.debug_file = name(record.drop_front(24));
   } else if (signature == kNb10) {
     if (record.size() < 17 || record.back() != 0) {
       out.problem = "an NB10 record without its timestamp, age and NUL-terminated PDB name";
       return out;
     }
-    char stamp[16];
-    std::snprintf(stamp, sizeof stamp, "%08X", read32le(bytes + 8));
-    std::snprintf(age, sizeof age, "%x", read32le(bytes + 12));
-    out.debug_id = std::string(stamp) + age;
+    out.debug_id = DebugId::fromSignature(read32le(bytes + 8), read32le(bytes + 12));
     out.debug_file = name(record.drop_front(16));
   } else if (signature == kBpel) {
     std::vector<uint8_t> id(bytes + 4, bytes + record.size());
-    out.debug_id = debugIdentifier(id);
-    out.build_id = llvm::toHex(id, /*LowerCase=*/true);
+    out.debug_id = DebugId::fromIdentifier(id);
+    out.build_id = BuildId(id);
     out.debug_file = code_file;
   } else {
     out.problem = "a CodeView record of unknown signature 0x" + llvm::utohexstr(signature);
   }
   return out;
-}
-
-std::string peCodeId(uint32_t time_date_stamp, uint32_t size_of_image) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%08X%x", time_date_stamp, size_of_image);
-  return text;
 }
 
 std::string fixedFileVersion(uint32_t signature, uint32_t struct_version, uint32_t version_high,

@@ -3,6 +3,8 @@
 // build-id), its code id, and its version from VS_FIXEDFILEINFO.
 #pragma once
 
+#include "common/ids/build_id.h"
+#include "common/ids/debug_id.h"
 #include "walk/snapshot/process_snapshot.h"
 
 #include <cstdint>
@@ -13,8 +15,8 @@ namespace dumpsyms {
 
 struct ModuleIdentity {
   std::string debug_file; // "" when the record names none
-  std::string debug_id;   // "" when there is no usable record
-  std::string build_id;   // BpEL: the build-id, lower-case hex
+  DebugId debug_id;       // "" when there is no usable record
+  BuildId build_id;       // BpEL: the build-id, lower-case hex
   std::string problem;    // why the record was not used, when it was not
   // The record's kind by its signature alone (what rust-minidump keys its
   // code id on), even when the ids could not be read from it.
@@ -26,10 +28,6 @@ ModuleIdentity identityFromCodeView(llvm::StringRef record, const std::string& c
 
 // The record's kind by its signature and length.
 CodeViewKind codeViewKind(llvm::StringRef record);
-
-// PE modules: TimeDateStamp as 8 upper-case digits, SizeOfImage in lower
-// case without padding (Microsoft's symbol-server key).
-std::string peCodeId(uint32_t time_date_stamp, uint32_t size_of_image);
 
 // "major.minor.build.revision" from VS_FIXEDFILEINFO's file version; ""
 // when its signature is not 0xfeef04bd or its structure version lacks the

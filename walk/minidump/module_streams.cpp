@@ -49,9 +49,9 @@ void StreamReader::readModules() {
     out.build_id = identity.build_id;
     out.codeview = identity.kind;
     if (!out.build_id.empty()) {
-      out.code_id = out.build_id;
+      out.code_id = CodeId(out.build_id.hex());
     } else {
-      out.code_id = peCodeId(module.TimeDateStamp, module.SizeOfImage);
+      out.code_id = CodeId::fromMinidumpPeModule(module.TimeDateStamp, module.SizeOfImage);
     }
     out.version =
         fixedFileVersion(module.VersionInfo.Signature, module.VersionInfo.StructVersion,
@@ -91,7 +91,7 @@ void StreamReader::readUnloadedModules() {
     out.size = read32le(entry + 8);
     if (auto name = bytes_.string(read32le(entry + 20)))
       out.code_file = *name;
-    out.code_id = peCodeId(read32le(entry + 16), read32le(entry + 8));
+    out.code_id = CodeId::fromMinidumpPeModule(read32le(entry + 16), read32le(entry + 8));
     out_.unloaded_modules.push_back(std::move(out));
   }
 }

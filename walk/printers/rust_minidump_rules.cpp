@@ -211,15 +211,16 @@ std::string rustCodeId(const SnapshotModule& module, SnapshotOs os) {
   case CodeViewKind::Pdb70:
     // The GUID is a debug id's first 32 digits (the age follows).
     if (apple)
-      return module.debug_id.size() >= 32 ? llvm::StringRef(module.debug_id).take_front(32).lower()
-                                          : "";
-    return llvm::StringRef(module.code_id).lower();
+      return module.debug_id.str().size() >= 32
+                 ? llvm::StringRef(module.debug_id.str()).take_front(32).lower()
+                 : "";
+    return module.code_id.lower();
   case CodeViewKind::Pdb20:
-    return llvm::StringRef(module.code_id).lower();
+    return module.code_id.lower();
   case CodeViewKind::Elf:
-    return allZero(module.build_id) ? "" : module.build_id;
+    return allZero(module.build_id.hex()) ? "" : module.build_id.hex();
   case CodeViewKind::Absent:
-    return os == SnapshotOs::Windows ? llvm::StringRef(module.code_id).lower() : "";
+    return os == SnapshotOs::Windows ? module.code_id.lower() : "";
   case CodeViewKind::Other:
     return "";
   case CodeViewKind::NotMinidump:
@@ -227,12 +228,12 @@ std::string rustCodeId(const SnapshotModule& module, SnapshotOs os) {
   }
   // Not from a minidump's module list: the id we have, in its spelling.
   if (!module.build_id.empty())
-    return allZero(module.build_id) ? "" : module.build_id;
-  return llvm::StringRef(module.code_id).lower();
+    return allZero(module.build_id.hex()) ? "" : module.build_id.hex();
+  return module.code_id.lower();
 }
 
 std::string rustUnloadedCodeId(const SnapshotModule& module) {
-  return llvm::StringRef(module.code_id).lower();
+  return module.code_id.lower();
 }
 
 std::string rustCrashType(const ProcessSnapshot& snapshot) {

@@ -150,7 +150,7 @@ std::string moduleWarning(const ProcessWalk& walk, const SnapshotModule& module)
     missing |= status.status == SymbolStatus::Missing;
     corrupt |= status.status == SymbolStatus::Loaded && status.corrupt;
   }
-  std::string id = pathFileName(module.debug_file) + ", " + module.debug_id;
+  std::string id = pathFileName(module.debug_file) + ", " + module.debug_id.str();
   if (missing)
     return "  (WARNING: No symbols, " + id + ")";
   if (corrupt)

@@ -35,7 +35,7 @@ void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out) {
     bool main = snapshot.main_module_base && module.base == *snapshot.main_module_base;
     std::fprintf(out, "Module|%s|%s|%s|%s|%s|%s|%d\n",
                  strip(pathFileName(module.code_file)).c_str(), strip(module.version).c_str(),
-                 strip(pathFileName(module.debug_file)).c_str(), strip(module.debug_id).c_str(),
+                 strip(pathFileName(module.debug_file)).c_str(), strip(module.debug_id.str()).c_str(),
                  hex8(module.base).c_str(), hex8(module.base + module.size - 1).c_str(),
                  main ? 1 : 0);
   }

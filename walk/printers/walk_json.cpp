@@ -154,9 +154,9 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
                   {"base", hexAddress(module.base)},
                   {"end", hexAddress(module.end())},
                   {"debug_file", orNull(pathFileName(module.debug_file))},
-                  {"debug_id", orNull(module.debug_id)},
-                  {"code_id", orNull(module.code_id)},
-                  {"build_id", orNull(module.build_id)},
+                  {"debug_id", orNull(module.debug_id.str())},
+                  {"code_id", orNull(module.code_id.str())},
+                  {"build_id", orNull(module.build_id.hex())},
                   {"version", orNull(module.version)},
                   {"symbols", symbolStatusName(status)}};
     if (status.looked_up && status.status != SymbolStatus::Loaded)
@@ -171,7 +171,7 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
                               {"path", orNull(module.code_file)},
                               {"base", hexAddress(module.base)},
                               {"end", hexAddress(module.end())},
-                              {"code_id", orNull(module.code_id)}});
+                              {"code_id", orNull(module.code_id.str())}});
   Array warnings;
   for (const std::string& warning : snapshot.warnings)
     warnings.push_back(warning);

@@ -203,7 +203,7 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
         Object{{"base_addr", hex(module.base)},
                {"end_addr", hex(module.end())},
                {"debug_file", pathFileName(module.debug_file)},
-               {"debug_id", module.debug_id},
+               {"debug_id", module.debug_id.str()},
                {"filename", pathFileName(module.code_file)},
                {"code_id", rustCodeId(module, snapshot.system.os)},
                {"version", orNull(module.version)},

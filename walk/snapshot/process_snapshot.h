@@ -5,6 +5,9 @@
 // this; core/ and minidump/ produce it. Plain values: nothing here parses.
 #pragma once
 
+#include "common/ids/build_id.h"
+#include "common/ids/code_id.h"
+#include "common/ids/debug_id.h"
 #include "symbol_file/rules/postfix_evaluator.h"
 
 #include <algorithm>
@@ -97,11 +100,11 @@ enum class CodeViewKind { NotMinidump, Absent, Pdb70, Pdb20, Elf, Other };
 struct SnapshotModule {
   uint64_t base = 0, size = 0; // [base, base + size)
   std::string code_file;       // the path the process loaded it from; "" when unknown
-  std::string code_id;         // PE: TimeDateStamp and SizeOfImage; ELF: the build-id in hex
+  CodeId code_id;              // PE: TimeDateStamp and SizeOfImage; ELF: the build-id in hex
   std::string debug_file;      // the name its symbols are filed under (a PDB's, or the ELF's)
-  std::string debug_id;        // 33 hex digits; "" when the file does not give it
+  DebugId debug_id;            // 33 hex digits; "" when the file does not give it
   std::string version;         // "a.b.c.d" from VS_FIXEDFILEINFO; "" when none
-  std::string build_id;        // ELF: the GNU build-id, lower-case hex; "" when unknown
+  BuildId build_id;            // ELF: the GNU build-id, lower-case hex; "" when unknown
   CodeViewKind codeview = CodeViewKind::NotMinidump;
 
   // How far its file is mapped from base (LinuxMaps): more than `size`

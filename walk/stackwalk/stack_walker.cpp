@@ -80,6 +80,13 @@ std::optional<uint64_t> StackWalker::readWord(uint64_t address) const {
 
 StackWalker::~StackWalker() = default;
 
+SymbolKey symbolKeyOf(const SnapshotModule& module) {
+  // A module is known by its debug file, or its code file when the dump
+  // names no debug file; stores hold them by file name alone.
+  return {pathFileName(module.debug_file.empty() ? module.code_file : module.debug_file),
+          module.debug_id, pathFileName(module.code_file), module.code_id};
+}
+
 void StackWalker::place(WalkedFrame& frame) {
   frame.module = moduleAt(frame.instruction);
   frame.symbols = nullptr;
@@ -87,7 +94,7 @@ void StackWalker::place(WalkedFrame& frame) {
     return;
   auto known = status_.find(frame.module);
   if (known == status_.end())
-    known = status_.emplace(frame.module, symbols_.find(*frame.module)).first;
+    known = status_.emplace(frame.module, symbols_.find(symbolKeyOf(*frame.module))).first;
   frame.symbols = known->second.symbols;
 }
 

@@ -6,8 +6,8 @@
 // from.
 #pragma once
 
+#include "store/supply/symbol_supplier.h"
 #include "walk/snapshot/process_snapshot.h"
-#include "walk/stackwalk/symbol_supplier.h"
 
 #include <cstdint>
 #include <map>
@@ -16,6 +16,10 @@
 #include <vector>
 
 namespace dumpsyms {
+
+// The key the supplier knows `module` by: its debug file (else its code
+// file) and debug id, its code file and code id, names without directories.
+SymbolKey symbolKeyOf(const SnapshotModule& module);
 
 // How a frame was found, as Breakpad's processor words it (FrameTrust).
 enum class FrameTrust { Context, Cfi, CfiScan, FramePointer, Scan, Prewalked, Inline, Leaf };

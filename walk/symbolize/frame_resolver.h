@@ -4,10 +4,11 @@
 // turns symbol+offset into a module offset, and looks the address up.
 #pragma once
 
-#include "store/symbol_servers/symbol_servers.h"
-#include "symbol_file/index/index_cache.h"
+#include "store/supply/symbol_supplier.h"
 #include "symbol_file/lookup/address_lookup.h"
 #include "walk/symbolize/frame_line.h"
+
+#include <llvm/Support/Error.h>
 
 #include <functional>
 #include <map>
@@ -43,7 +44,7 @@ public:
   // `ids`: module name -> debug id, for stores with several builds of one name.
   // `servers`, when given, are asked for what the store lacks ("" store:
   // servers only), by the name and the id `ids` gives.
-  StoreFrameResolver(std::string store, std::map<std::string, std::string> ids,
+  StoreFrameResolver(std::string store, std::map<std::string, DebugId> ids,
                      std::shared_ptr<SymbolServers> servers = nullptr,
                      IndexCacheOptions index = {});
   ~StoreFrameResolver();
@@ -59,14 +60,13 @@ public:
   }
 
 private:
-  struct ModuleSymbols;
-  const ModuleSymbols* module(const std::string& name, std::string& problem);
+  struct ResolvedModule;
+  // The module's symbols, or why it has none (once per name).
+  llvm::Expected<const ResolvedModule*> module(const std::string& name);
 
-  std::string store_;
-  std::map<std::string, std::string> ids_;
-  std::shared_ptr<SymbolServers> servers_;
-  IndexCacheOptions index_;
-  std::map<std::string, std::unique_ptr<ModuleSymbols>> modules_;
+  std::map<std::string, DebugId> ids_;
+  SymbolSupplier supplier_;
+  std::map<std::string, std::unique_ptr<ResolvedModule>> modules_;
   std::map<std::string, std::string> failures_; // module name -> why it cannot be read
   std::function<void(const PrelinkCorrection&)> observer_;
   std::set<std::pair<std::string, uint64_t>> reported_; // (module, logged offset) told the observer

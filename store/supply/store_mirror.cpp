@@ -1,4 +1,4 @@
-#include "server/browse/local_symbols.h"
+#include "store/supply/store_mirror.h"
 
 #include "common/files/atomic_file.h"
 
@@ -22,12 +22,12 @@ std::string readSmallFile(const std::string& path) {
 
 } // namespace
 
-LocalSymbols::LocalSymbols(StoreBackend& store, std::string store_directory,
+StoreMirror::StoreMirror(StoreBackend& store, std::string store_directory,
                            std::string mirror_directory)
     : store_(store), mirrored_(store_directory.empty()),
       root_(store_directory.empty() ? std::move(mirror_directory) : std::move(store_directory)) {}
 
-llvm::Expected<std::string> LocalSymbols::path(const CatalogEntry& entry) {
+llvm::Expected<std::string> StoreMirror::path(const CatalogEntry& entry) {
   std::string local = root_ + "/" + entry.relative_path;
   if (!mirrored_)
     return local;
@@ -57,7 +57,7 @@ llvm::Expected<std::string> LocalSymbols::path(const CatalogEntry& entry) {
   return local;
 }
 
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> LocalSymbols::text(const CatalogEntry& entry) {
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> StoreMirror::text(const CatalogEntry& entry) {
   auto local = path(entry);
   if (!local)
     return local.takeError();

@@ -1,19 +1,22 @@
-// The symbols of a snapshot's modules, from symbol stores (searched in the
-// order given, as Breakpad's processor searches its symbol paths): a module
-// is found by its debug file and debug id (the store's layout, with the
-// `.pdb` -> `.sym` rule), else by its id under any name (a core may have
-// mapped the file under another name), else -- when the dump does not hold
-// its id -- by name when the store has exactly one build of it. Each module
-// is loaded once; its status says whether its symbols loaded, were missing
-// or were corrupt.
+// Where a module's symbols come from, for every reader of symbols: the
+// walker (and so the Breakpad drop-ins and the server's walk page),
+// symtool's lookups and symbolize, and the server's module pages. The
+// stores given are searched in order, as Breakpad's processor searches its
+// symbol path; then the symbol servers, through their cache.
+//
+// A module is asked for by its key (a walker's question: debug file and id,
+// code file and id), by its name (a person's: and its id when a store holds
+// several builds), or a .sym is given outright. Each file is opened once,
+// through its lookup index (symbol_file/index/), and kept while the
+// supplier lives.
 #pragma once
 
 #include "store/symbol_servers/symbol_attempt.h"
 #include "store/symbol_servers/symbol_servers.h"
 #include "symbol_file/index/index_cache.h"
 #include "symbol_file/lookup/address_lookup.h"
-#include "walk/snapshot/process_snapshot.h"
 
+#include <llvm/Support/Error.h>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,6 +32,8 @@ struct ModuleSymbols {
   std::string path; // the .sym read
   std::string how;  // how it was matched: "id", "id under another name", "name"
   std::string url;  // the symbol server URL it was fetched from in this run; "" otherwise
+  std::string index_source; // where its index came from: "beside", "cache" or "built"
+  std::string index_note;   // about the index, for -v ("" when nothing to say)
   // Lines the parser could not read (INLINE records aside), which make
   // Breakpad's processor call the symbols corrupt; they are used anyway.
   bool corrupt = false;
@@ -63,20 +68,34 @@ public:
                           IndexCacheOptions index = {});
   ~SymbolSupplier();
 
-  SymbolLookup find(const SnapshotModule& module);
+  // By the module's key: its debug file and id in the stores' layout (the
+  // `.pdb` -> `.sym` rule), else its id under any name (a core may have
+  // mapped the file under another name), else its code-id path, else the
+  // servers, else -- when the key holds no id -- its name when a store has
+  // exactly one build of it. The attempts say where it was looked for.
+  SymbolLookup find(const SymbolKey& key);
+
+  // By the name a person gives: `module` in the first store (`id`, when it
+  // holds several builds of it, says which; a .sym file given as the store
+  // is opened as it is), else from the servers. Errors say what to give
+  // ("say which with --id ..."), naming the store.
+  llvm::Expected<const ModuleSymbols*> findNamed(const std::string& module, const DebugId& id);
+
+  // A .sym given outright.
+  llvm::Expected<const ModuleSymbols*> open(const std::string& sym_path);
 
 private:
   SymbolLookup load(const std::string& path, const std::string& how, const std::string& url = "");
   // load(), with what the file answered added to `tried`: found, found but
   // unreadable, found with another debug id in its MODULE record.
-  SymbolLookup loadTried(const std::string& path, const std::string& how,
-                         const SnapshotModule& module, std::vector<SymbolAttempt>& tried,
-                         const std::string& url = "");
+  SymbolLookup loadTried(const std::string& path, const std::string& how, const SymbolKey& key,
+                         std::vector<SymbolAttempt>& tried, const std::string& url = "");
   const std::map<std::string, std::string>& pathsById(size_t store);
 
-  SymbolLookup search(const SnapshotModule& module, std::vector<SymbolAttempt>& tried);
-  SymbolLookup fromServers(const SnapshotModule& module, const std::string& label,
+  SymbolLookup search(const SymbolKey& key, std::vector<SymbolAttempt>& tried);
+  SymbolLookup fromServers(const SymbolKey& key, const std::string& label,
                            const std::string& local_problem, std::vector<SymbolAttempt>& tried);
+  llvm::Expected<std::string> namedPath(const std::string& module, const DebugId& id);
 
   std::vector<std::string> stores_;
   std::shared_ptr<SymbolServers> servers_;

@@ -1,8 +1,8 @@
-// Where the pages find a stored symbol file on this machine, for what
-// reads a path (the lookup index, the walker's store search): in a
-// directory store, the file itself; in an S3 store, a copy mirrored into
-// the cache in the store's own layout (so the walker searches the mirror
-// as it would a store), fetched again when the catalog's ETag changes.
+// A served store as a directory the symbol supplier can search: a
+// directory store is itself; an S3 store is mirrored into the cache in the
+// store's own layout, a file at a time as the pages need it (fetched again
+// when the catalog's ETag changes), so that the supplier, the lookup index
+// and the walker read it as they read any store.
 #pragma once
 
 #include "store/backend/store_backend.h"
@@ -16,11 +16,11 @@
 
 namespace dumpsyms {
 
-class LocalSymbols {
+class StoreMirror {
 public:
   // `store_directory`: the store's directory, "" for a store elsewhere;
   // `mirror_directory`: where copies go then.
-  LocalSymbols(StoreBackend& store, std::string store_directory, std::string mirror_directory);
+  StoreMirror(StoreBackend& store, std::string store_directory, std::string mirror_directory);
 
   // The store (or mirror) root the walker searches.
   const std::string& root() const { return root_; }
