@@ -58,17 +58,13 @@ std::string renderModuleHeading(const ModuleSummary& s) {
 
 std::string renderRecordCounts(const SymbolStats& st) {
   std::string out = "<h2>Records</h2><dl id=\"counts\" class=\"stats\">";
-  const std::pair<const char*, uint64_t> counts[] = {{"FUNC", st.functions},
-                                                     {"line", st.lines},
-                                                     {"INLINE", st.inlines},
-                                                     {"PUBLIC", st.publics},
-                                                     {"STACK CFI INIT", st.cfi_frames},
-                                                     {"STACK CFI", st.cfi_changes},
-                                                     {"STACK WIN", st.stack_win},
-                                                     {"FILE", st.files},
-                                                     {"INLINE_ORIGIN", st.inline_origins}};
-  for (const auto& [name, value] : counts)
+  // The code's records first, then the two tables (FILE, INLINE_ORIGIN).
+  for (size_t i : {2, 3, 4, 5, 6, 7, 8, 0, 1}) {
+    const RecordKind& kind = kRecordKinds[i];
+    uint64_t value = st.records.*kind.count;
+    const char* name = kind.name;
     out += statCell("data-count", name, value, name);
+  }
   return out + "</dl>";
 }
 

@@ -23,22 +23,6 @@ constexpr StatusName kStatusNames[] = {
     {EntryStatus::Failed, "failed"},
 };
 
-// The record kinds as the manifest names them, and where RecordCounts keeps them.
-struct CountField {
-  const char* name;
-  uint64_t RecordCounts::*field;
-};
-constexpr CountField kCountFields[] = {
-    {"FILE", &RecordCounts::files},
-    {"INLINE_ORIGIN", &RecordCounts::inline_origins},
-    {"FUNC", &RecordCounts::functions},
-    {"line", &RecordCounts::lines},
-    {"INLINE", &RecordCounts::inlines},
-    {"PUBLIC", &RecordCounts::publics},
-    {"STACK_CFI_INIT", &RecordCounts::cfi_frames},
-    {"STACK_CFI", &RecordCounts::cfi_changes},
-    {"STACK_WIN", &RecordCounts::stack_win},
-};
 
 void putIfSet(Object& object, const char* key, const std::string& value) {
   if (!value.empty())
@@ -91,8 +75,8 @@ Value toJson(const ManifestEntry& entry) {
   }
   if (entry.records) {
     Object records;
-    for (const CountField& field : kCountFields)
-      records[field.name] = static_cast<int64_t>((*entry.records).*field.field);
+    for (const RecordKind& kind : kRecordKinds)
+      records[kind.key] = static_cast<int64_t>((*entry.records).*kind.count);
     out["records"] = std::move(records);
   }
   if (!entry.warnings.empty()) {
@@ -134,8 +118,8 @@ llvm::Expected<ManifestEntry> entryFromJson(const Value& value) {
         entry.kept.push_back(text->str());
   if (const Object* records = object->getObject("records")) {
     RecordCounts counts;
-    for (const CountField& field : kCountFields)
-      counts.*field.field = static_cast<uint64_t>(records->getInteger(field.name).value_or(0));
+    for (const RecordKind& kind : kRecordKinds)
+      counts.*kind.count = static_cast<uint64_t>(records->getInteger(kind.key).value_or(0));
     entry.records = counts;
   }
   if (const Array* warnings = object->getArray("warnings"))

@@ -6,7 +6,7 @@
 
 #include "common/ids/code_id.h"
 #include "common/ids/debug_id.h"
-#include "symbol_file/text/text_writer.h"
+#include "symbol_file/model/record_kinds.h"
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/JSON.h>

@@ -27,30 +27,23 @@ void printStats(const std::string& path, const SymbolStats& s, bool json) {
     llvm::json::Array largest;
     for (const auto& [name, size] : s.largest)
       largest.push_back(llvm::json::Object{{"name", name}, {"size", size}});
-    printJsonLine(llvm::json::Object{{"records", llvm::json::Object{{"FILE", s.files},
-                                                                {"INLINE_ORIGIN", s.inline_origins},
-                                                                {"FUNC", s.functions},
-                                                                {"line", s.lines},
-                                                                {"INLINE", s.inlines},
-                                                                {"PUBLIC", s.publics},
-                                                                {"STACK CFI INIT", s.cfi_frames},
-                                                                {"STACK CFI", s.cfi_changes},
-                                                                {"STACK WIN", s.stack_win}}},
-                                 {"bytes", llvm::json::Object{{"code", s.code_bytes},
-                                                              {"function", s.function_bytes},
-                                                              {"line", s.line_bytes},
-                                                              {"cfi", s.cfi_bytes}}},
-                                 {"largest", std::move(largest)}});
+    llvm::json::Object records;
+    for (const RecordKind& kind : kRecordKinds)
+      records[kind.name] = s.records.*kind.count;
+    printJsonLine(llvm::json::Object{{"records", std::move(records)},
+                                     {"bytes", llvm::json::Object{{"code", s.code_bytes},
+                                                                  {"function", s.function_bytes},
+                                                                  {"line", s.line_bytes},
+                                                                  {"cfi", s.cfi_bytes}}},
+                                     {"largest", std::move(largest)}});
     return;
   }
   std::printf("%s\n", path.c_str());
-  std::printf("  records: %llu FILE, %llu INLINE_ORIGIN, %llu FUNC, %llu line, %llu INLINE, "
-              "%llu PUBLIC, %llu STACK CFI INIT, %llu STACK CFI, %llu STACK WIN\n",
-              (unsigned long long)s.files, (unsigned long long)s.inline_origins,
-              (unsigned long long)s.functions, (unsigned long long)s.lines,
-              (unsigned long long)s.inlines, (unsigned long long)s.publics,
-              (unsigned long long)s.cfi_frames, (unsigned long long)s.cfi_changes,
-              (unsigned long long)s.stack_win);
+  std::string records;
+  for (const RecordKind& kind : kRecordKinds)
+    records += (records.empty() ? "" : ", ") + std::to_string(s.records.*kind.count) + " " +
+               kind.name;
+  std::printf("  records: %s\n", records.c_str());
   std::printf("  code known to the file: %llu bytes (FUNC, STACK CFI and STACK WIN ranges)\n",
               (unsigned long long)s.code_bytes);
   std::printf("  in a FUNC: %s, in a line record: %s, in STACK CFI: %s\n",

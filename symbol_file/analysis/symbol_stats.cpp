@@ -24,16 +24,16 @@ uint64_t unionSize(std::vector<AddressRange> ranges) {
 
 SymbolStats computeStats(const Module& module, size_t largest_count) {
   SymbolStats stats;
-  stats.files = module.files.size();
-  stats.inline_origins = module.inline_origins.size();
-  stats.publics = module.publics.size();
-  stats.cfi_frames = module.cfi_frames.size();
-  stats.stack_win = module.stack_win.size();
+  stats.records.files = module.files.size();
+  stats.records.inline_origins = module.inline_origins.size();
+  stats.records.publics = module.publics.size();
+  stats.records.cfi_frames = module.cfi_frames.size();
+  stats.records.stack_win = module.stack_win.size();
   std::vector<AddressRange> functions, lines, cfi;
   for (const Function& f : module.functions) {
-    stats.functions += f.ranges.size();
-    stats.lines += f.lines.size();
-    stats.inlines += f.inlines.size();
+    stats.records.functions += f.ranges.size();
+    stats.records.lines += f.lines.size();
+    stats.records.inlines += f.inlines.size();
     uint64_t size = 0;
     for (const AddressRange& r : f.ranges) {
       functions.push_back(r);
@@ -45,7 +45,7 @@ SymbolStats computeStats(const Module& module, size_t largest_count) {
   }
   for (const CfiFrame& frame : module.cfi_frames) {
     cfi.push_back(frame.range);
-    stats.cfi_changes += frame.changes.size();
+    stats.records.cfi_changes += frame.changes.size();
   }
   std::vector<AddressRange> code = functions;
   code.insert(code.end(), cfi.begin(), cfi.end());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "symbol_file/model/module.h"
+#include "symbol_file/model/record_kinds.h"
 
 #include <cstdint>
 #include <string>
@@ -12,8 +13,7 @@
 namespace dumpsyms {
 
 struct SymbolStats {
-  uint64_t files = 0, inline_origins = 0, functions = 0, lines = 0, inlines = 0, publics = 0,
-           cfi_frames = 0, cfi_changes = 0, stack_win = 0;
+  RecordCounts records;
   // The module's code as the file knows it: FUNC, STACK CFI and STACK WIN
   // ranges together (a symbol file does not record section sizes).
   uint64_t code_bytes = 0;

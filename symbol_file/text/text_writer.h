@@ -2,6 +2,7 @@
 #pragma once
 
 #include "symbol_file/model/module.h"
+#include "symbol_file/model/record_kinds.h"
 
 #include <ostream>
 
@@ -12,19 +13,6 @@ struct WriteOptions {
   bool absolute_addresses = false; // -a: do not subtract the load address
   bool include_cfi = true;         // -c clears it
   unsigned threads = 1;            // to format FUNC records (0: one per core)
-};
-
-// How many records of each kind a file holds (for reports and manifests).
-struct RecordCounts {
-  uint64_t files = 0;          // FILE
-  uint64_t inline_origins = 0; // INLINE_ORIGIN
-  uint64_t functions = 0;      // FUNC
-  uint64_t lines = 0;          // line records
-  uint64_t inlines = 0;        // INLINE
-  uint64_t publics = 0;        // PUBLIC
-  uint64_t cfi_frames = 0;     // STACK CFI INIT
-  uint64_t cfi_changes = 0;    // STACK CFI deltas
-  uint64_t stack_win = 0;      // STACK WIN
 };
 
 // Writes `module` to `out` and counts what it wrote. The module must come
