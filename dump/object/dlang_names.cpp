@@ -69,18 +69,12 @@ bool DlangReader::identifier(std::string& out, std::string_view name) {
 }
 
 bool DlangReader::identifierBackReference(std::string& out) {
-  size_t q = pos_++;
-  size_t target = 0;
-  if (!backReferenceTarget(q, target))
-    return false;
-  size_t resume = pos_;
-  pos_ = target;
-  uint64_t length = 0;
-  if (!number(length) || length > text_.size() - pos_)
-    return false;
-  bool ok = identifier(out, text_.substr(pos_, length));
-  pos_ = resume;
-  return ok;
+  return atBackReference([&] {
+    uint64_t length = 0;
+    if (!number(length) || length > text_.size() - pos_)
+      return false;
+    return identifier(out, text_.substr(pos_, length));
+  });
 }
 
 bool DlangReader::symbolName(std::string& out) {
@@ -126,16 +120,8 @@ bool DlangReader::templateInstance(std::string& out, size_t end) {
     pos_ += length;
   }
   out += "!(";
-  bool first = true;
-  while (!consume('Z')) {
-    if (pos_ >= text_.size() || pos_ >= end)
-      return false;
-    if (!first)
-      out += ", ";
-    first = false;
-    if (!templateArgument(out))
-      return false;
-  }
+  if (!separated(out, &DlangReader::templateArgument, end, /*variadic=*/false))
+    return false;
   out += ')';
   return true;
 }

@@ -95,6 +95,24 @@ private:
   bool functionAttributes(std::string* out);
   // Parameters and the closing `X`/`Y`/`Z`, printed `(...)`.
   bool parameters(std::string& out);
+  // Items read by `item`, ", "-separated, up to and past the `Z` that ends
+  // them, before `end`; with `variadic` (parameters) `X` and `Y` end them
+  // too, printed as D and C variadics.
+  bool separated(std::string& out, bool (DlangReader::*item)(std::string&), size_t end,
+                 bool variadic);
+  // `Q` and a distance back: what stands there, read by `parse`; the
+  // reading goes on after the reference.
+  template <typename Parse> bool atBackReference(Parse parse) {
+    size_t q = pos_++;
+    size_t target = 0;
+    if (!backReferenceTarget(q, target))
+      return false;
+    size_t resume = pos_;
+    pos_ = target;
+    bool ok = parse();
+    pos_ = resume;
+    return ok;
+  }
   bool parameter(std::string& out);
   // A function type (after its calling convention letter): `R(P) attrs`,
   // then `kind` (function, delegate).

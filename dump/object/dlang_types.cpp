@@ -74,27 +74,32 @@ bool DlangReader::functionAttributes(std::string* out) {
 
 bool DlangReader::parameters(std::string& out) {
   out += '(';
+  if (!separated(out, &DlangReader::parameter, text_.size(), /*variadic=*/true))
+    return false;
+  out += ')';
+  return true;
+}
+
+bool DlangReader::separated(std::string& out, bool (DlangReader::*item)(std::string&),
+                            size_t end, bool variadic) {
   bool first = true;
-  while (true) {
-    if (consume('Z'))
-      break;
-    if (consume('X')) { // T t...
+  while (!consume('Z')) {
+    if (variadic && consume('X')) { // T t...
       out += "...";
-      break;
+      return true;
     }
-    if (consume('Y')) { // C-style variadic
+    if (variadic && consume('Y')) { // C-style variadic
       out += first ? "..." : ", ...";
-      break;
+      return true;
     }
-    if (pos_ >= text_.size())
+    if (pos_ >= text_.size() || pos_ >= end)
       return false;
     if (!first)
       out += ", ";
     first = false;
-    if (!parameter(out))
+    if (!(this->*item)(out))
       return false;
   }
-  out += ')';
   return true;
 }
 
@@ -153,17 +158,8 @@ bool DlangReader::delegateFunction(std::string& out) {
   Depth depth(depth_);
   if (!depth.ok())
     return false;
-  if (peek() == 'Q') {
-    size_t q = pos_++;
-    size_t target = 0;
-    if (!backReferenceTarget(q, target))
-      return false;
-    size_t resume = pos_;
-    pos_ = target;
-    bool ok = delegateFunction(out);
-    pos_ = resume;
-    return ok;
-  }
+  if (peek() == 'Q')
+    return atBackReference([&] { return delegateFunction(out); });
   if (!isCallConvention(peek()))
     return false;
   char convention = text_[pos_++];
@@ -309,17 +305,8 @@ bool DlangReader::type(std::string& out) {
     out += ')';
     return true;
   }
-  case 'Q': {
-    size_t q = pos_++;
-    size_t target = 0;
-    if (!backReferenceTarget(q, target))
-      return false;
-    size_t resume = pos_;
-    pos_ = target;
-    bool ok = type(out);
-    pos_ = resume;
-    return ok;
-  }
+  case 'Q':
+    return atBackReference([&] { return type(out); });
   default:
     return false;
   }

@@ -4,7 +4,9 @@
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Object/ELF.h>
 #include <llvm/Object/ELFTypes.h>
+#include <utility>
 
 namespace dumpsyms {
 
@@ -17,6 +19,21 @@ template <typename F> auto withElfType(llvm::StringRef elf, F&& f) {
   if (is64)
     return little ? f(ELF64LE()) : f(ELF64BE());
   return little ? f(ELF32LE()) : f(ELF32BE());
+}
+
+// LLVM's view of an ELF file in memory and its section headers, checked.
+template <class ELFT> struct ElfSections {
+  llvm::object::ELFFile<ELFT> file;
+  typename ELFT::ShdrRange headers;
+};
+template <class ELFT> llvm::Expected<ElfSections<ELFT>> readElfSections(llvm::StringRef bytes) {
+  auto file = llvm::object::ELFFile<ELFT>::create(bytes);
+  if (!file)
+    return file.takeError();
+  auto headers = file->sections();
+  if (!headers)
+    return headers.takeError();
+  return ElfSections<ELFT>{std::move(*file), *headers};
 }
 
 } // namespace dumpsyms

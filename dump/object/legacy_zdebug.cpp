@@ -21,12 +21,11 @@ template <class ELFT>
 Expected<std::vector<SectionReplacement>>
 inflate(MemoryBufferRef input, const std::function<void(const std::string&)>& warning) {
   std::vector<SectionReplacement> out;
-  auto file = ELFFile<ELFT>::create(input.getBuffer());
-  if (!file)
-    return file.takeError();
-  auto headers = file->sections();
-  if (!headers)
-    return headers.takeError();
+  auto elf = readElfSections<ELFT>(input.getBuffer());
+  if (!elf)
+    return elf.takeError();
+  const ELFFile<ELFT>* file = &elf->file;
+  const auto* headers = &elf->headers;
   for (size_t i = 0; i < headers->size(); ++i) {
     const auto& header = (*headers)[i];
     auto name = file->getSectionName(header);

@@ -21,12 +21,11 @@ uint64_t align8(uint64_t n) {
 template <class ELFT>
 Expected<RewrittenElf> rewrite(MemoryBufferRef input, const std::vector<SectionPlan>& plan) {
   using Shdr = typename ELFT::Shdr;
-  auto file = ELFFile<ELFT>::create(input.getBuffer());
-  if (!file)
-    return file.takeError();
-  auto headers = file->sections();
-  if (!headers)
-    return headers.takeError();
+  auto elf = readElfSections<ELFT>(input.getBuffer());
+  if (!elf)
+    return elf.takeError();
+  const ELFFile<ELFT>* file = &elf->file;
+  const auto* headers = &elf->headers;
 
   std::map<size_t, size_t> by_index; // section index -> plan entry
   for (size_t k = 0; k < plan.size(); ++k)

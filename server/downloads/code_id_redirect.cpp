@@ -24,17 +24,22 @@ std::string lastComponent(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Where the module `header` describes has its symbol file, if the store
-// holds it there.
-llvm::Expected<std::optional<std::string>> debugIdPath(StoreBackend& store,
-                                                       const SymbolFileHeader& header) {
-  std::string target = symbolFileRelativePath(header.name, header.debug_id);
+// `target`, if the store holds a file there.
+llvm::Expected<std::optional<std::string>> ifStored(StoreBackend& store,
+                                                    const std::string& target) {
   llvm::Expected<std::optional<FoundStoreFile>> there = statStoreFile(store, target);
   if (!there)
     return there.takeError();
   if (!*there)
     return std::nullopt;
   return target;
+}
+
+// Where the module `header` describes has its symbol file, if the store
+// holds it there.
+llvm::Expected<std::optional<std::string>> debugIdPath(StoreBackend& store,
+                                                       const SymbolFileHeader& header) {
+  return ifStored(store, symbolFileRelativePath(header.name, header.debug_id));
 }
 
 // The asked path is a file of the store: a code-id index entry (whose
@@ -101,12 +106,7 @@ fromBuildIdEntry(StoreBackend& store, const std::vector<std::string>& components
   if (!llvm::StringRef(name).equals_insensitive(components[2]) &&
       !llvm::StringRef(components[2]).equals_insensitive(components[0] + ".sym"))
     return std::nullopt;
-  llvm::Expected<std::optional<FoundStoreFile>> there = statStoreFile(store, target);
-  if (!there)
-    return there.takeError();
-  if (!*there)
-    return std::nullopt;
-  return target;
+  return ifStored(store, target);
 }
 
 } // namespace

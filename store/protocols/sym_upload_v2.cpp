@@ -1,5 +1,6 @@
 #include "store/protocols/sym_upload_v2.h"
 
+#include "common/json/json_text.h"
 #include <cctype>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/JSON.h>
@@ -16,10 +17,7 @@ constexpr llvm::StringLiteral kComplete = ":complete";
 
 // A JSON string literal, escaped.
 std::string quoted(const std::string& text) {
-  std::string out;
-  llvm::raw_string_ostream stream(out);
-  stream << llvm::json::Value(text);
-  return out;
+  return jsonText(llvm::json::Value(text));
 }
 
 // `"name": "value"`, the spacing Breakpad's client matches.
@@ -130,10 +128,7 @@ std::string completionBody(const SymbolId& symbol) {
       llvm::json::Object{{"symbol_id", llvm::json::Object{{"debug_file", symbol.debug_file},
                                                           {"debug_id", symbol.debug_id.str()}}},
                          {"symbol_upload_type", kBreakpadType}};
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  stream << completion;
-  return text;
+  return jsonText(completion);
 }
 
 std::optional<Completion> parseCompletion(const std::string& body) {

@@ -1,5 +1,6 @@
 #include "store/protocols/tecken.h"
 
+#include "common/json/json_text.h"
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
@@ -22,10 +23,7 @@ std::string uploadAnswer(const UploadAccount& account) {
                                                        {"uploaded_keys", std::move(uploaded)},
                                                        {"skipped_keys", std::move(skipped)},
                                                        {"ignored_keys", llvm::json::Array{}}}}};
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  stream << answer;
-  return text + "\n";
+  return jsonText(answer) + "\n";
 }
 
 } // namespace dumpsyms::tecken

@@ -1,5 +1,7 @@
 #include "symbol_file/analysis/analysis_output.h"
 
+#include "common/json/json_text.h"
+
 #include <cstdio>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
@@ -14,12 +16,6 @@ std::string percent(uint64_t part, uint64_t whole) {
   return text;
 }
 
-void printJsonLine(llvm::json::Value value) {
-  std::string text;
-  llvm::raw_string_ostream(text) << value;
-  std::printf("%s\n", text.c_str());
-}
-
 } // namespace
 
 void printStats(const std::string& path, const SymbolStats& s, bool json) {
@@ -30,7 +26,7 @@ void printStats(const std::string& path, const SymbolStats& s, bool json) {
     llvm::json::Object records;
     for (const RecordKind& kind : kRecordKinds)
       records[kind.name] = s.records.*kind.count;
-    printJsonLine(llvm::json::Object{{"records", std::move(records)},
+    printJsonLine(stdout, llvm::json::Object{{"records", std::move(records)},
                                      {"bytes", llvm::json::Object{{"code", s.code_bytes},
                                                                   {"function", s.function_bytes},
                                                                   {"line", s.line_bytes},

@@ -288,19 +288,7 @@ llvm::Error IndexSink::finish(const SymStamp& stamp, bool corrupt, IndexOutput& 
   for (const StackWinEntry& entry : kept) {
     const StackWinRecord& w = entry.record;
     longest[w.type] = std::max(longest[w.type], w.code_size);
-    StackWinRecordOnDisk disk{};
-    disk.type = w.type;
-    disk.allocates_base_pointer = w.allocates_base_pointer;
-    disk.address = w.address;
-    disk.code_size = w.code_size;
-    disk.prologue_size = w.prologue_size;
-    disk.epilogue_size = w.epilogue_size;
-    disk.parameter_size = w.parameter_size;
-    disk.saved_registers_size = w.saved_registers_size;
-    disk.locals_size = w.locals_size;
-    disk.max_stack_size = w.max_stack_size;
-    disk.program = entry.program;
-    windows.push_back(disk);
+    windows.push_back(stackWinOnDisk(w, entry.program));
   }
   sections.begin(SectionKind::StackWin);
   sections.records(windows);

@@ -223,17 +223,7 @@ std::optional<StackWinRecord> stackWinIn(const IndexFile& index, uint64_t addres
       break;
     if (r.type != type || address - r.address >= r.code_size)
       continue;
-    StackWinRecord out{};
-    out.type = r.type;
-    out.address = r.address;
-    out.code_size = r.code_size;
-    out.prologue_size = r.prologue_size;
-    out.epilogue_size = r.epilogue_size;
-    out.parameter_size = r.parameter_size;
-    out.saved_registers_size = r.saved_registers_size;
-    out.locals_size = r.locals_size;
-    out.max_stack_size = r.max_stack_size;
-    out.allocates_base_pointer = r.allocates_base_pointer != 0;
+    StackWinRecord out = stackWinFromDisk(r);
     if (r.program != kNoString) {
       auto program = index.string(r.program);
       if (!program)

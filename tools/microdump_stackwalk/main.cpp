@@ -7,48 +7,17 @@
 #include "walk/drop_in/breakpad_drop_in.h"
 #include "walk/microdump/microdump_snapshot.h"
 
-#include <cstdio>
 #include <unistd.h>
 
-namespace {
-
-using namespace dumpsyms;
-
-void usage(const char* argv0, std::FILE* out) {
-  printBreakpadUsage(out, argv0, "microdump",
-                     usageOptionLines(microdumpStackwalkManual().options).c_str());
-}
-
-} // namespace
-
 int main(int argc, char** argv) {
-  if (auto status = printManualIfAsked(microdumpStackwalkManual(), nullptr, argc, argv))
+  using namespace dumpsyms;
+  DropInRun run("microdump_stackwalk", "microdump", microdumpStackwalkManual());
+  if (auto status = printManualIfAsked(*run.manual, nullptr, argc, argv))
     return *status;
-  DropInRun run;
-  run.tool = "microdump_stackwalk";
-  run.dump_kind = "microdump";
-  int option;
-  while ((option = getopt(argc, argv, "hmsv")) != -1) {
-    switch (option) {
-    case 'h':
-      usage(argv[0], stdout);
-      return 0;
-    case 'm':
-      run.machine = true;
-      break;
-    case 's':
-      run.print.stack_contents = true;
-      break;
-    case 'v':
-      run.verbose = true;
-      break;
-    default:
-      usage(argv[0], stderr);
-      return 1;
-    }
-  }
-  if (auto status = takeDropInInputs(
-          argc, argv, optind, run, usageOptionLines(microdumpStackwalkManual().options).c_str()))
+  for (int option; (option = getopt(argc, argv, "hmsv")) != -1;)
+    if (auto status = takeDropInOption(option, argv[0], run))
+      return *status;
+  if (auto status = takeDropInInputs(argc, argv, optind, run))
     return *status;
   run.read = readMicrodumpSnapshot;
   return runBreakpadDropIn(run);

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -18,78 +19,64 @@ namespace {
 
 using namespace dumpsyms;
 
-void usage(const char* argv0, std::FILE* out) {
-  printBreakpadUsage(out, argv0, "minidump",
-                     usageOptionLines(minidumpStackwalkManual().options).c_str());
+// A usage error, said as Breakpad says it: the line, then the usage.
+int usageError(const DropInRun& run, const char* argv0, const std::string& line) {
+  std::fprintf(stderr, "%s: %s\n", argv0, line.c_str());
+  printDropInUsage(run, argv0, stderr);
+  return 1;
+}
+
+// minidump_stackwalk's own options (-f, -c, -t, -b, -d); nullopt when
+// `option` is not one of them, else the exit status (-1: go on).
+std::optional<int> takeOwnOption(int option, const char* argv0, DropInRun& run,
+                                 int& thread_index) {
+  switch (option) {
+  case 'f':
+    if (std::strcmp(optarg, "machine") == 0)
+      run.machine = true;
+    else if (std::strcmp(optarg, "human") == 0)
+      run.machine = false;
+    else
+      return usageError(run, argv0, std::string("Unknown output format '") + optarg + "'");
+    return -1;
+  case 'c':
+    if (thread_index != -1)
+      return usageError(run, argv0, "-c and -t cannot be used together.");
+    run.print.requesting_thread_only = true;
+    return -1;
+  case 't':
+    if (run.print.requesting_thread_only)
+      return usageError(run, argv0, "-c and -t cannot be used together.");
+    thread_index = std::atoi(optarg);
+    return -1;
+  case 'b':
+    run.print.brief = true;
+    return -1;
+  case 'd': // pointer dump: accepted, not printed (docs/STACKWALK.md)
+    return -1;
+  default:
+    return std::nullopt;
+  }
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  if (auto status = printManualIfAsked(minidumpStackwalkManual(), nullptr, argc, argv))
+  DropInRun run("minidump_stackwalk", "minidump", minidumpStackwalkManual());
+  if (auto status = printManualIfAsked(*run.manual, nullptr, argc, argv))
     return *status;
-  DropInRun run;
-  run.tool = "minidump_stackwalk";
-  run.dump_kind = "minidump";
-  BreakpadPrintOptions& options = run.print;
   int thread_index = -1;
-  int option;
-  while ((option = getopt(argc, argv, "bcdf:hmst:v")) != -1) {
-    switch (option) {
-    case 'h':
-      usage(argv[0], stdout);
-      return 0;
-    case 'm':
-      run.machine = true;
-      break;
-    case 'f':
-      if (std::strcmp(optarg, "machine") == 0) {
-        run.machine = true;
-      } else if (std::strcmp(optarg, "human") == 0) {
-        run.machine = false;
-      } else {
-        std::fprintf(stderr, "%s: Unknown output format '%s'\n", argv[0], optarg);
-        usage(argv[0], stderr);
-        return 1;
-      }
-      break;
-    case 'c':
-      if (thread_index != -1) {
-        std::fprintf(stderr, "%s: -c and -t cannot be used together.\n", argv[0]);
-        usage(argv[0], stderr);
-        return 1;
-      }
-      options.requesting_thread_only = true;
-      break;
-    case 't':
-      if (options.requesting_thread_only) {
-        std::fprintf(stderr, "%s: -c and -t cannot be used together.\n", argv[0]);
-        usage(argv[0], stderr);
-        return 1;
-      }
-      thread_index = std::atoi(optarg);
-      break;
-    case 'b':
-      options.brief = true;
-      break;
-    case 's':
-      options.stack_contents = true;
-      break;
-    case 'v':
-      run.verbose = true;
-      break;
-    case 'd': // pointer dump: accepted, not printed (docs/STACKWALK.md)
-      break;
-    default:
-      usage(argv[0], stderr);
-      return 1;
-    }
+  for (int option; (option = getopt(argc, argv, "bcdf:hmst:v")) != -1;) {
+    std::optional<int> status = takeOwnOption(option, argv[0], run, thread_index);
+    if (!status)
+      status = takeDropInOption(option, argv[0], run);
+    if (status && *status != -1)
+      return *status;
   }
-  if (auto status = takeDropInInputs(
-          argc, argv, optind, run, usageOptionLines(minidumpStackwalkManual().options).c_str()))
+  if (auto status = takeDropInInputs(argc, argv, optind, run))
     return *status;
   if (thread_index >= 0)
-    options.thread_index = thread_index;
+    run.print.thread_index = thread_index;
   run.read = readProcessSnapshot;
   run.unreadable_line = "Minidump " + run.dump + " could not be read";
   return runBreakpadDropIn(run);

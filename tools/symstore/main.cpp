@@ -2,6 +2,7 @@
 // release into a store, `upload` sends a store to a symbol server, and
 // `dump-one` (internal) is the child process that dumps one binary for `add`.
 #include "common/command_line/command_line.h"
+#include "common/json/json_text.h"
 #include "dump/flows/options.h"
 #include "dump/release/add_command.h"
 #include "dump/release/dump_into_store.h"
@@ -178,10 +179,7 @@ int main(int argc, char** argv) {
   if (*dump_one) {
     current_input = &one.binary;
     ManifestEntry entry = dumpIntoStore(one);
-    std::string text;
-    llvm::raw_string_ostream stream(text);
-    stream << toJson(entry);
-    stream.flush();
+    std::string text = jsonText(toJson(entry));
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
     return 0;

@@ -5,31 +5,24 @@
 namespace dumpsyms {
 
 void addSymbolServerFlags(CLI::App* command, SymbolServerFlags& flags) {
-  command
-      ->add_option("--symbols-url", flags.urls,
-                   "a symbol server (repeatable, tried in order after the stores): GET "
-                   "URL/<debug_file>/<debug_id>/<file>.sym, then the code-id form")
-      ->group("Symbol servers");
-  command
-      ->add_option("--symbols-cache", flags.cache,
-                   "where fetched symbol files are kept (default: $XDG_CACHE_HOME/symtool/symbols)")
-      ->group("Symbol servers");
-  command
-      ->add_option("--symbols-miss-ttl", flags.miss_ttl,
-                   "seconds a server's \"not found\" is remembered in the cache (default: 3600; "
-                   "0: not remembered)")
-      ->group("Symbol servers");
-  command
-      ->add_option("--symbols-retries", flags.retries,
-                   "tries after the first, on connection errors, timeouts, 408, 429, 5xx "
-                   "(default: 3)")
-      ->check(CLI::Range(0, 20))
-      ->group("Symbol servers");
-  command
-      ->add_option("--symbols-timeout", flags.timeout,
-                   "seconds to connect, and that a transfer may stall (default: 30)")
-      ->check(CLI::Range(1, 86400))
-      ->group("Symbol servers");
+  // Each in the --help group of its own.
+  auto grouped = [](CLI::Option* option) { return option->group("Symbol servers"); };
+  grouped(command->add_option("--symbols-url", flags.urls,
+                              "a symbol server (repeatable, tried in order after the stores): "
+                              "GET URL/<debug_file>/<debug_id>/<file>.sym, then the code-id form"));
+  grouped(command->add_option(
+      "--symbols-cache", flags.cache,
+      "where fetched symbol files are kept (default: $XDG_CACHE_HOME/symtool/symbols)"));
+  grouped(command->add_option("--symbols-miss-ttl", flags.miss_ttl,
+                              "seconds a server's \"not found\" is remembered in the cache "
+                              "(default: 3600; 0: not remembered)"));
+  grouped(command->add_option("--symbols-retries", flags.retries,
+                              "tries after the first, on connection errors, timeouts, 408, 429, "
+                              "5xx (default: 3)"))
+      ->check(CLI::Range(0, 20));
+  grouped(command->add_option("--symbols-timeout", flags.timeout,
+                              "seconds to connect, and that a transfer may stall (default: 30)"))
+      ->check(CLI::Range(1, 86400));
 }
 
 std::shared_ptr<SymbolServers> makeSymbolServers(const SymbolServerFlags& flags) {

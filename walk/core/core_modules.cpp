@@ -1,7 +1,6 @@
 #include "walk/core/core_modules.h"
 
 #include "common/limits/input_limits.h"
-#include "dump/object/identifiers.h"
 
 #include <algorithm>
 #include <cstring>

@@ -7,10 +7,11 @@
 
 namespace dumpsyms {
 
-void printBreakpadUsage(std::FILE* out, const char* argv0, const char* dump_kind,
-                        const char* option_lines) {
+void printDropInUsage(const DropInRun& run, const char* argv0, std::FILE* out) {
   const char* slash = std::strrchr(argv0, '/');
   const char* program = slash ? slash + 1 : argv0;
+  std::string option_lines = usageOptionLines(run.manual->options);
+  const char* dump_kind = run.dump_kind;
   std::fprintf(out,
                "Usage: %s [options] <%s-file> [symbol-path ...]\n"
                "\n"
@@ -19,14 +20,33 @@ void printBreakpadUsage(std::FILE* out, const char* argv0, const char* dump_kind
                "Options:\n"
                "\n"
                "%s",
-               program, dump_kind, dump_kind, option_lines);
+               program, dump_kind, dump_kind, option_lines.c_str());
 }
 
-std::optional<int> takeDropInInputs(int argc, char** argv, int first, DropInRun& run,
-                                    const char* option_lines) {
+std::optional<int> takeDropInOption(int option, const char* argv0, DropInRun& run) {
+  switch (option) {
+  case 'h':
+    printDropInUsage(run, argv0, stdout);
+    return 0;
+  case 'm':
+    run.machine = true;
+    return std::nullopt;
+  case 's':
+    run.print.stack_contents = true;
+    return std::nullopt;
+  case 'v':
+    run.verbose = true;
+    return std::nullopt;
+  default:
+    printDropInUsage(run, argv0, stderr);
+    return 1;
+  }
+}
+
+std::optional<int> takeDropInInputs(int argc, char** argv, int first, DropInRun& run) {
   if (first >= argc) {
     std::fprintf(stderr, "%s: Missing %s file\n", argv[0], run.dump_kind);
-    printBreakpadUsage(stderr, argv[0], run.dump_kind, option_lines);
+    printDropInUsage(run, argv[0], stderr);
     return 1;
   }
   run.dump = argv[first];

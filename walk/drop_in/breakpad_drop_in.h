@@ -4,6 +4,7 @@
 // and symbol paths after the options, and the one read -> walk -> print.
 #pragma once
 
+#include "common/command_line/manual.h"
 #include "walk/printers/walk_printers.h"
 #include "walk/snapshot/process_snapshot.h"
 
@@ -16,14 +17,13 @@
 
 namespace dumpsyms {
 
-// "Usage: PROGRAM [options] <DUMP_KIND-file> [symbol-path ...]", the
-// summary line, then `option_lines` as given.
-void printBreakpadUsage(std::FILE* out, const char* argv0, const char* dump_kind,
-                        const char* option_lines);
-
 struct DropInRun {
+  DropInRun(const char* tool_name, const char* kind, const ToolManual& tool_manual)
+      : tool(tool_name), dump_kind(kind), manual(&tool_manual) {}
+
   const char* tool = "";      // "minidump_stackwalk": prefixes its messages
   const char* dump_kind = ""; // "minidump": names the dump in them
+  const ToolManual* manual = nullptr; // its options make the usage text
   std::string dump;
   std::vector<std::string> symbol_paths;
   bool machine = false; // Breakpad's pipe-delimited machine form
@@ -35,11 +35,19 @@ struct DropInRun {
   std::optional<std::string> unreadable_line;
 };
 
+// "Usage: PROGRAM [options] <DUMP_KIND-file> [symbol-path ...]", the
+// summary line, then the manual's option lines.
+void printDropInUsage(const DropInRun& run, const char* argv0, std::FILE* out);
+
+// The options both drop-ins take alike, from getopt: -m (machine form), -s
+// (stack contents), -v (where symbols were looked for) set `run`; -h prints
+// the usage and returns 0; any other prints it on stderr and returns 1.
+std::optional<int> takeDropInOption(int option, const char* argv0, DropInRun& run);
+
 // The dump and symbol paths after getopt's options (argv[first]...); with
 // no dump, Breakpad's "Missing <kind> file" and its usage on stderr, and
 // the exit status 1 to return.
-std::optional<int> takeDropInInputs(int argc, char** argv, int first, DropInRun& run,
-                                    const char* option_lines);
+std::optional<int> takeDropInInputs(int argc, char** argv, int first, DropInRun& run);
 
 // Reads the dump, walks it with Breakpad's rules and prints it as Breakpad
 // would: the exit status.

@@ -1,5 +1,7 @@
 #include "walk/minidump/cpu_context.h"
 
+#include "walk/minidump/minidump_bytes.h"
+
 #include <array>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Endian.h>
@@ -7,9 +9,6 @@
 namespace dumpsyms {
 
 namespace {
-
-using llvm::support::endian::read32le;
-using llvm::support::endian::read64le;
 
 // The CPU bits of a context's flags word (MD_CONTEXT_*).
 constexpr uint32_t kCpuMask = 0xffffff00;

@@ -14,9 +14,6 @@ namespace dumpsyms::minidump_streams {
 
 namespace {
 
-using llvm::support::endian::read16le;
-using llvm::support::endian::read32le;
-
 constexpr uint32_t kCrashpadInfo = 0x43500001;
 constexpr uint16_t kAnnotationString = 1;
 // Entries of one dictionary or list read at most (Crashpad's clients keep

@@ -2,6 +2,8 @@
 
 #include "common/limits/input_limits.h"
 
+#include "walk/minidump/minidump_bytes.h"
+
 #include <algorithm>
 #include <llvm/Support/Endian.h>
 
@@ -45,9 +47,7 @@ std::vector<MemoryMapping> parseLinuxMaps(llvm::StringRef text) {
 
 std::vector<MemoryMapping> memoryInfoMappings(llvm::StringRef stream,
                                               std::vector<std::string>& warnings) {
-  using llvm::support::endian::read32le;
-  using llvm::support::endian::read64le;
-  std::vector<MemoryMapping> mappings;
+      std::vector<MemoryMapping> mappings;
   if (stream.size() < 16) {
     warnings.push_back("the MemoryInfoList stream is too short for its header; left out");
     return mappings;

@@ -6,9 +6,6 @@
 
 namespace dumpsyms::minidump_streams {
 
-using llvm::support::endian::read32le;
-using llvm::support::endian::read64le;
-
 void StreamReader::readMemory() {
   for (const MinidumpStream* stream : directory_.all(kMemoryList)) {
     uint64_t first = 0;

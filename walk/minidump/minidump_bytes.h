@@ -5,10 +5,17 @@
 #include <cstdint>
 #include <cstring>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Endian.h>
 #include <optional>
 #include <string>
 
 namespace dumpsyms {
+
+// The little-endian reads of every stream reader (the caller has checked
+// that the bytes are there).
+using llvm::support::endian::read16le;
+using llvm::support::endian::read32le;
+using llvm::support::endian::read64le;
 
 class MinidumpBytes {
 public:

@@ -1,6 +1,6 @@
 #include "walk/minidump/module_identity.h"
 
-#include "dump/object/identifiers.h"
+#include "walk/minidump/minidump_bytes.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,9 +13,6 @@
 namespace dumpsyms {
 
 namespace {
-
-using llvm::support::endian::read16le;
-using llvm::support::endian::read32le;
 
 constexpr uint32_t kRsds = 0x53445352; // "RSDS": PDB 7.0
 constexpr uint32_t kNb10 = 0x3031424e; // "NB10": PDB 2.0

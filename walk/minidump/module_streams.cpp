@@ -10,9 +10,6 @@
 
 namespace dumpsyms::minidump_streams {
 
-using llvm::support::endian::read32le;
-using llvm::support::endian::read64le;
-
 void StreamReader::readModules() {
   const MinidumpStream* stream = directory_.first(kModuleList);
   if (!stream)

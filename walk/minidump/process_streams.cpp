@@ -11,9 +11,6 @@
 
 namespace dumpsyms::minidump_streams {
 
-using llvm::support::endian::read32le;
-using llvm::support::endian::read64le;
-
 void StreamReader::readSystemInfo() {
   const MinidumpStream* stream = directory_.first(kSystemInfo);
   if (!stream)

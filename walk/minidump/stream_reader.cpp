@@ -7,9 +7,6 @@
 
 namespace dumpsyms::minidump_streams {
 
-using llvm::support::endian::read32le;
-using llvm::support::endian::read64le;
-
 SnapshotCpu cpuOfArchitecture(uint16_t architecture) {
   switch (architecture) {
   case 0:

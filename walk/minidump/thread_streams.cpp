@@ -9,9 +9,6 @@
 
 namespace dumpsyms::minidump_streams {
 
-using llvm::support::endian::read32le;
-using llvm::support::endian::read64le;
-
 llvm::Error StreamReader::readThreads() {
   std::vector<const MinidumpStream*> lists = directory_.all(kThreadList);
   if (lists.empty())

@@ -2,6 +2,7 @@
 // warnings as `symtool stackwalk --json` has always written them for
 // cores, and what a minidump adds: the system, the crash, thread names,
 // each module's identity, version and symbol status, unloaded modules.
+#include "common/json/json_text.h"
 #include "walk/printers/crash_reason.h"
 #include "walk/printers/json_values.h"
 #include "walk/printers/system_text.h"
@@ -210,11 +211,7 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
                 *snapshot.dump_time >= *snapshot.process_create_time;
   document["process_uptime"] =
       uptime ? Value(int64_t(*snapshot.dump_time - *snapshot.process_create_time)) : Value(nullptr);
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  stream << Value(std::move(document));
-  stream.flush();
-  std::fprintf(out, "%s\n", text.c_str());
+  printJsonLine(out, Value(std::move(document)));
 }
 
 } // namespace dumpsyms

@@ -8,6 +8,7 @@
 // with its registers -- and its choice of null for what the dump lacks.
 // Code ids and crash types follow its rules, not Breakpad's
 // (rust_minidump_rules.h).
+#include "common/json/json_text.h"
 #include "walk/printers/crash_reason.h"
 #include "walk/printers/json_values.h"
 #include "walk/printers/rust_minidump_rules.h"
@@ -292,11 +293,7 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
   }
   document["threads"] = std::move(threads);
 
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  stream << Value(std::move(document));
-  stream.flush();
-  std::fprintf(out, "%s\n", text.c_str());
+  printJsonLine(out, Value(std::move(document)));
 }
 
 } // namespace dumpsyms

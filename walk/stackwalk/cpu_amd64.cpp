@@ -65,29 +65,21 @@ private:
       return false;
     caller.registers["$rbp"] = *saved_fp;
     caller.registers["$rsp"] = sp;
-    caller.registers["$rip"] = *return_address;
-    caller.pc = *return_address;
-    caller.trust = FrameTrust::FramePointer;
-    return true;
+    return foundByFramePointer(caller, *return_address);
   }
 
-  std::optional<WalkedFrame> byScan(const WalkedFrame& callee, bool is_context,
-                                    StackWalker& walker) {
-    uint64_t slot = 0;
-    std::optional<WalkedFrame> caller = walker.callerByScan(callee, is_context, &slot);
-    if (!caller)
-      return caller;
+  void adjustScanned(WalkedFrame& caller, const WalkedFrame& callee, uint64_t slot,
+                     StackWalker& walker) override {
     // A frame-pointer prologue pushed the caller's RBP right below the
     // return address; a callee RBP above the slot is still the caller's.
     if (auto fp = callee.registers.find("$rbp"); fp != callee.registers.end()) {
       std::optional<uint64_t> pushed =
           fp->second == slot - 8 ? walker.readWord(fp->second) : std::nullopt;
       if (pushed && *pushed > slot)
-        caller->registers["$rbp"] = *pushed;
+        caller.registers["$rbp"] = *pushed;
       else if (fp->second >= slot + 8)
-        caller->registers["$rbp"] = fp->second;
+        caller.registers["$rbp"] = fp->second;
     }
-    return caller;
   }
 
   bool windows_;

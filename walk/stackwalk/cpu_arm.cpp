@@ -23,10 +23,9 @@ public:
   std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
                                     StackWalker& walker) override {
     const WalkedFrame& callee = frames.back();
-    bool done = false;
     if (!ios_)
-      if (std::optional<WalkedFrame> caller = walker.callerByCfi(callee, done); caller || done)
-        return caller;
+      if (std::optional<WalkedFrame> found; decidedByCfi(callee, walker, found))
+        return found;
     WalkedFrame caller;
     if (ios_ && byFramePointer(callee, walker, caller))
       return caller;
@@ -72,10 +71,7 @@ private:
         return false;
       caller.registers = {{"r7", *saved_fp}, {"lr", *saved_lr}, {"sp", fp->second + 8}};
     }
-    caller.registers["pc"] = lr->second;
-    caller.pc = lr->second;
-    caller.trust = FrameTrust::FramePointer;
-    return true;
+    return foundByFramePointer(caller, lr->second);
   }
 
   bool ios_;

@@ -30,13 +30,11 @@ public:
   std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
                                     StackWalker& walker) override {
     const WalkedFrame& callee = frames.back();
-    bool done = false;
-    if (std::optional<WalkedFrame> caller = walker.callerByCfi(callee, done); caller || done)
-      return caller;
-    WalkedFrame caller;
-    bool found = walker.options().breakpad_rules ? byLinkRegister(frames, walker, caller)
-                                                 : byFrameRecord(callee, walker, caller);
-    if (found)
+    if (std::optional<WalkedFrame> found; decidedByCfi(callee, walker, found))
+      return found;
+    if (WalkedFrame caller; walker.options().breakpad_rules
+                                ? byLinkRegister(frames, walker, caller)
+                                : byFrameRecord(callee, walker, caller))
       return caller;
     return byScan(callee, frames.size() == 1, walker);
   }
@@ -74,10 +72,7 @@ private:
       return false;
     caller.registers["x29"] = *saved_fp;
     caller.registers["sp"] = frame + 16;
-    caller.registers["pc"] = return_address;
-    caller.pc = return_address;
-    caller.trust = FrameTrust::FramePointer;
-    return true;
+    return foundByFramePointer(caller, return_address);
   }
 
   // Breakpad's: the caller's pc is the callee's link register; the frame
@@ -122,21 +117,14 @@ private:
       caller.registers["x30"] = codeAddress(*saved_lr, walker);
       caller.registers["sp"] = *fp + 16;
     }
-    caller.registers["pc"] = *lr;
-    caller.pc = *lr;
-    caller.trust = FrameTrust::FramePointer;
-    return true;
+    return foundByFramePointer(caller, *lr);
   }
 
-  std::optional<WalkedFrame> byScan(const WalkedFrame& callee, bool is_context,
-                                    StackWalker& walker) {
-    uint64_t slot = 0;
-    std::optional<WalkedFrame> caller = walker.callerByScan(callee, is_context, &slot);
-    if (!caller)
-      return caller;
+  void adjustScanned(WalkedFrame& caller, const WalkedFrame& callee, uint64_t slot,
+                     StackWalker& walker) override {
     auto fp = callee.registers.find("x29");
     if (walker.options().breakpad_rules) {
-      caller->stale_frame_pointer =
+      caller.stale_frame_pointer =
           fp != callee.registers.end() ? std::optional(fp->second) : callee.stale_frame_pointer;
     } else if (fp != callee.registers.end()) {
       // A frame record pushed right below the return address's slot is
@@ -144,9 +132,8 @@ private:
       std::optional<uint64_t> pushed;
       if (fp->second == slot - 8)
         pushed = walker.readWord(slot - 8);
-      caller->registers["x29"] = pushed ? *pushed : fp->second;
+      caller.registers["x29"] = pushed ? *pushed : fp->second;
     }
-    return caller;
   }
 
   mutable std::optional<uint64_t> mask_;

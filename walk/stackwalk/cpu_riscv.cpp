@@ -17,9 +17,8 @@ public:
   std::optional<WalkedFrame> caller(const std::vector<WalkedFrame>& frames,
                                     StackWalker& walker) override {
     const WalkedFrame& callee = frames.back();
-    bool done = false;
-    if (std::optional<WalkedFrame> caller = walker.callerByCfi(callee, done); caller || done)
-      return caller;
+    if (std::optional<WalkedFrame> found; decidedByCfi(callee, walker, found))
+      return found;
     WalkedFrame caller;
     auto fp = callee.registers.find("s0");
     auto ra = callee.registers.find("ra");

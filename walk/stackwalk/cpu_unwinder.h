@@ -31,6 +31,36 @@ public:
   // return address less 1 (x86, amd64), 2 (arm), 4 (arm64, riscv) or two
   // instructions (mips, whose calls have a delay slot), as Breakpad takes it.
   virtual uint64_t callInstruction(uint64_t return_address) const { return return_address - 1; }
+
+protected:
+  // Breakpad's first strategy on most CPUs, the callee's STACK CFI: true
+  // when CFI decided, `found` holding the caller (none: the walk ends).
+  static bool decidedByCfi(const WalkedFrame& callee, StackWalker& walker,
+                           std::optional<WalkedFrame>& found) {
+    bool done = false;
+    found = walker.callerByCfi(callee, done);
+    return found || done;
+  }
+  // A caller found by scanning the stack, which adjustScanned may correct
+  // from the slot its return address was found in.
+  std::optional<WalkedFrame> byScan(const WalkedFrame& callee, bool is_context,
+                                    StackWalker& walker) {
+    uint64_t slot = 0;
+    std::optional<WalkedFrame> caller = walker.callerByScan(callee, is_context, &slot);
+    if (caller)
+      adjustScanned(*caller, callee, slot, walker);
+    return caller;
+  }
+  // The CPU's correction of a scanned caller (its frame pointer, from a
+  // prologue's push right below the return address): none by default.
+  virtual void adjustScanned(WalkedFrame&, const WalkedFrame&, uint64_t /*slot*/, StackWalker&) {}
+  // A caller the frame pointer found: it returns to `pc`.
+  bool foundByFramePointer(WalkedFrame& caller, uint64_t pc) const {
+    caller.registers[programCounter()] = pc;
+    caller.pc = pc;
+    caller.trust = FrameTrust::FramePointer;
+    return true;
+  }
 };
 
 // nullptr for CPUs whose stacks are not walked.

@@ -1,5 +1,6 @@
 #include "walk/symbolize/symbolize_output.h"
 
+#include "common/json/json_text.h"
 #include <cstdio>
 #include <llvm/ADT/StringExtras.h>
 
@@ -41,11 +42,7 @@ void printLookup(const std::string& module, uint64_t address, const AddressInfo&
     } else {
       out["frames"] = framesJson(info);
     }
-    std::string text;
-    llvm::raw_string_ostream stream(text);
-    stream << llvm::json::Value(std::move(out));
-    stream.flush();
-    std::printf("%s\n", text.c_str());
+    printJsonLine(stdout, llvm::json::Value(std::move(out)));
     return;
   }
   std::printf("%s %s\n", hex(address).c_str(), module.c_str());
@@ -78,11 +75,7 @@ llvm::json::Object frameJson(llvm::StringRef line, const std::optional<ResolvedF
 }
 
 void printJson(llvm::json::Object object) {
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  stream << llvm::json::Value(std::move(object));
-  stream.flush();
-  std::printf("%s\n", text.c_str());
+  printJsonLine(stdout, llvm::json::Value(std::move(object)));
 }
 
 // One line of crash text written back: as it was, then what its frame is.
