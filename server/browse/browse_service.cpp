@@ -141,7 +141,7 @@ ServerResponse BrowseService::module(const ServerRequest& request, const std::st
     }
     input.lookup = std::move(answer);
   }
-  return page(200, summary->get()->name + " " + summary->get()->debug_id.str(), PageTab::Store,
+  return page(200, summary->get()->debug_file + " " + summary->get()->debug_id.str(), PageTab::Store,
               renderModulePage(input));
 }
 

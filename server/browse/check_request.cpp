@@ -84,7 +84,7 @@ ServerResponse BrowseService::check(ServerRequest& request, bool token_accepted)
   }
 
   if (auto catalog = catalog_.snapshot()) {
-    if (const CatalogEntry* stored = (*catalog)->find(summary.name, summary.debug_id))
+    if (const CatalogEntry* stored = (*catalog)->find(summary.debug_file, summary.debug_id))
       input.stored_page = modulePageUrl(stored->debug_file, stored->debug_id);
   } else {
     llvm::consumeError(catalog.takeError());

@@ -6,13 +6,7 @@ namespace dumpsyms {
 
 ModuleSummary summarizeModule(const Module& module, size_t parse_problems) {
   ModuleSummary s;
-  s.os = module.os;
-  s.cpu = module.cpu;
-  s.debug_id = module.debug_id;
-  s.name = module.name;
-  s.code_id = module.code_id;
-  s.code_file = module.code_file;
-  s.info = module.extra_info;
+  static_cast<SymbolFileHeader&>(s) = headerOf(module);
   s.stats = computeStats(module);
   s.coverage = computeCoverage(module);
   s.parse_problems = parse_problems;

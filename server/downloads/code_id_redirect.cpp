@@ -39,7 +39,7 @@ llvm::Expected<std::optional<std::string>> ifStored(StoreBackend& store,
 // holds it there.
 llvm::Expected<std::optional<std::string>> debugIdPath(StoreBackend& store,
                                                        const SymbolFileHeader& header) {
-  return ifStored(store, symbolFileRelativePath(header.name, header.debug_id));
+  return ifStored(store, symbolFileRelativePath(header.debug_file, header.debug_id));
 }
 
 // The asked path is a file of the store: a code-id index entry (whose
@@ -52,7 +52,7 @@ llvm::Expected<std::optional<std::string>> fromIndexEntry(StoreBackend& store,
     return header.takeError();
   if (!*header || (*header)->debug_id.isNull())
     return std::nullopt; // a null-id module lives at its code-id path
-  std::string target = symbolFileRelativePath((*header)->name, (*header)->debug_id);
+  std::string target = symbolFileRelativePath((*header)->debug_file, (*header)->debug_id);
   if (llvm::StringRef(target).equals_insensitive(found.relative))
     return std::nullopt;
   return debugIdPath(store, **header);
@@ -76,7 +76,7 @@ fromTeckenForm(StoreBackend& store, const std::vector<std::string>& components) 
   if (!*header)
     return std::nullopt;
   std::string name =
-      lastComponent(symbolFileRelativePath((*header)->name, (*header)->debug_id));
+      lastComponent(symbolFileRelativePath((*header)->debug_file, (*header)->debug_id));
   if (!llvm::StringRef(name).equals_insensitive(components[2]))
     return std::nullopt;
   if ((*header)->debug_id.isNull())

@@ -46,7 +46,7 @@ std::string renderModuleHeading(const ModuleSummary& s) {
   std::string out = "<section id=\"heading\">";
   out +=
       fmt::format("<code id=\"module-line\" class=\"line\">MODULE {} {} {} {}</code>",
-                  escapeHtml(s.os), escapeHtml(s.cpu), escapeHtml(s.debug_id.str()), escapeHtml(s.name));
+                  escapeHtml(s.os), escapeHtml(s.cpu), escapeHtml(s.debug_id.str()), escapeHtml(s.debug_file));
   if (!s.code_id.empty())
     out +=
         fmt::format("<code class=\"line info-line\">INFO CODE_ID {}{}{}</code>",
@@ -161,7 +161,7 @@ std::string renderLookupAnswer(const LookupAnswer& a) {
 std::string renderModulePage(const ModulePageInput& in) {
   const ModuleSummary& s = *in.summary;
   std::string out = fmt::format("<h1>{} <span class=\"muted mono\">{}</span></h1>",
-                                escapeHtml(s.name), escapeHtml(s.debug_id.str()));
+                                escapeHtml(s.debug_file), escapeHtml(s.debug_id.str()));
   if (in.entry)
     out += fmt::format(
         "<p>{} {}, uploaded {}{}.</p>", byteSize(in.entry->size), escapeHtml(s.os + " " + s.cpu),

@@ -6,12 +6,11 @@
 // answer, the store file's upload time, versions and downloads.
 #pragma once
 
-#include "common/ids/code_id.h"
-#include "common/ids/debug_id.h"
 #include "store/catalog/store_catalog.h"
 #include "symbol_file/analysis/symbol_coverage.h"
 #include "symbol_file/analysis/symbol_stats.h"
 #include "symbol_file/lookup/address_lookup.h"
+#include "symbol_file/text/symbol_header.h"
 
 #include <cstdint>
 #include <optional>
@@ -23,13 +22,8 @@ namespace dumpsyms {
 
 // What the sections print of one symbol file: the values a parse gives,
 // small enough to keep for a file once it is computed.
-struct ModuleSummary {
-  std::string os, cpu;
-  DebugId debug_id;
-  std::string name;
-  CodeId code_id;
-  std::string code_file;
-  std::vector<std::string> info; // the other INFO lines, without "INFO "
+// A module's page: its header (the MODULE and INFO lines), what it holds.
+struct ModuleSummary : SymbolFileHeader {
   SymbolStats stats;
   SymbolCoverage coverage;
   size_t parse_problems = 0; // lines the parser could not read

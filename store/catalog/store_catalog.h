@@ -6,9 +6,8 @@
 // refresh reads again only the headers of files whose ETag changed.
 #pragma once
 
-#include "common/ids/code_id.h"
-#include "common/ids/debug_id.h"
 #include "store/backend/store_backend.h"
+#include "symbol_file/text/symbol_header.h"
 
 #include <atomic>
 #include <chrono>
@@ -22,14 +21,10 @@
 
 namespace dumpsyms {
 
-struct CatalogEntry {
-  std::string relative_path;     // "<debug_file>/<ID>/<name>.sym" as stored
-  std::string debug_file;        // MODULE's name (the store's first level)
-  DebugId debug_id;              // MODULE's id, as the file writes it
-  std::string os, cpu;           // MODULE's
-  CodeId code_id;                // INFO CODE_ID's id ("" without one)
-  std::string code_file;         // INFO CODE_ID's file ("" without one)
-  std::vector<std::string> info; // the other INFO lines, without "INFO " (e.g. "GENERATOR ...")
+// A stored symbol file: its header (the MODULE and INFO lines, the debug
+// file being the store's first level), where it is, and what is beside it.
+struct CatalogEntry : SymbolFileHeader {
+  std::string relative_path; // "<debug_file>/<ID>/<name>.sym" as stored
   uint64_t size = 0;
   int64_t mtime = 0; // seconds since the epoch: when it was uploaded
   std::string etag;

@@ -118,13 +118,8 @@ llvm::Expected<StoreListing> listStore(const std::string& root) {
                                                                         : file.path + ": " + problem);
       continue;
     }
-    file.os = header->os;
-    file.cpu = header->cpu;
-    file.debug_id = header->debug_id;
-    file.debug_file = header->name;
     // (a module whose debug id names no build is filed by its code id)
-    file.code_id = header->code_id;
-    file.code_file = header->code_file;
+    static_cast<SymbolFileHeader&>(file) = std::move(*header);
     std::string expected =
         moduleRelativePath(file.debug_file, file.debug_id, file.code_file, file.code_id);
     if (file.relative_path != expected) {

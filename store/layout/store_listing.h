@@ -4,8 +4,8 @@
 // the binaries and debug files, and the .build-id entries naming them.
 #pragma once
 
-#include "common/ids/code_id.h"
-#include "common/ids/debug_id.h"
+#include "symbol_file/text/symbol_header.h"
+
 #include <cstdint>
 #include <llvm/Support/Error.h>
 #include <string>
@@ -17,15 +17,12 @@ namespace dumpsyms {
 // relative_path, path and size set.
 enum class StoredKind { Symbols, KeptBinary, BuildIdEntry };
 
-struct StoredSymbolFile {
+// A symbol file's header (MODULE and INFO CODE_ID: the debug file is the
+// store's first level), where it is, and how large.
+struct StoredSymbolFile : SymbolFileHeader {
   StoredKind kind = StoredKind::Symbols;
   std::string relative_path; // "<name>/<ID>/<file>.sym"
   std::string path;          // under the store root
-  std::string os, cpu;       // from its MODULE line
-  DebugId debug_id;
-  std::string debug_file;         // the module name (the store's first level)
-  CodeId code_id;
-  std::string code_file; // from its INFO CODE_ID line, if it has one
   uint64_t size = 0;
 };
 

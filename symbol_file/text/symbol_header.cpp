@@ -68,6 +68,11 @@ llvm::Error problem(SymbolHeaderError::Problem kind) {
 
 } // namespace
 
+SymbolFileHeader headerOf(const Module& module) {
+  return {module.os,      module.cpu,       module.debug_id, module.name,
+          module.code_id, module.code_file, module.extra_info};
+}
+
 bool startsAsSymbolFile(llvm::StringRef bytes) {
   return bytes.starts_with("MODULE ");
 }
@@ -83,8 +88,9 @@ llvm::Expected<SymbolFileHeader> parseSymbolFileHeader(llvm::StringRef head) {
   header.os = takeField(module).str();
   header.cpu = takeField(module).str();
   header.debug_id = DebugId(takeField(module).str());
-  header.name = module.str();
-  if (header.os.empty() || header.cpu.empty() || header.debug_id.empty() || header.name.empty())
+  header.debug_file = module.str();
+  if (header.os.empty() || header.cpu.empty() || header.debug_id.empty() ||
+      header.debug_file.empty())
     return problem(SymbolHeaderError::Problem::IncompleteModuleLine);
 
   for (size_t i = 1; i < lines.size(); ++i) {

@@ -12,6 +12,7 @@
 
 #include "common/ids/code_id.h"
 #include "common/ids/debug_id.h"
+#include "symbol_file/model/module.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
@@ -23,7 +24,7 @@ namespace dumpsyms {
 struct SymbolFileHeader {
   std::string os, cpu;
   DebugId debug_id;
-  std::string name; // the debug file; may hold spaces
+  std::string debug_file; // MODULE's name, the debug file; may hold spaces
   // The first INFO CODE_ID's id and file ("" without one).
   CodeId code_id;
   std::string code_file;
@@ -50,6 +51,9 @@ public:
 private:
   Problem problem_;
 };
+
+// The header `module` would be written with.
+SymbolFileHeader headerOf(const Module& module);
 
 // Whether `bytes` begin as a symbol file does: with a MODULE record (a
 // server's error page answered with 200 does not).

@@ -126,7 +126,7 @@ TEST(CodeIdRedirect, LocationsAndHeaders) {
   auto header = parseSymbolFileHeader("MODULE windows x86_64 ABC1 my app.pdb\r\nINFO x\n");
   ASSERT_TRUE(bool(header));
   EXPECT_EQ(header->debug_id.str(), "ABC1");
-  EXPECT_EQ(header->name, "my app.pdb");
+  EXPECT_EQ(header->debug_file, "my app.pdb");
   for (const char* not_one : {"MODULE windows x86_64 ABC1", "MODULE windows x86_64\n",
                               "FUNC 0 0 0 f\n"}) {
     auto refused = parseSymbolFileHeader(not_one);

@@ -92,7 +92,7 @@ TEST(PagesModule, PrintsTheSummaryAndTheLookup) {
   module.functions.push_back(f);
   module.files = {kHostile};
   ModuleSummary summary;
-  summary.name = module.name;
+  summary.debug_file = module.name;
   summary.debug_id = module.debug_id;
   summary.info = {kHostile};
   summary.stats = computeStats(module);

@@ -28,7 +28,7 @@ TEST(SymbolFileHeader, KeepsOnlySoMuchOfWhatTheFileSays) {
   text += "INFO CODE_ID FFFF second.dll\n";
   llvm::Expected<SymbolFileHeader> entry = parseSymbolFileHeader(text);
   ASSERT_TRUE(bool(entry));
-  EXPECT_EQ(entry->name, "my module.pdb");
+  EXPECT_EQ(entry->debug_file, "my module.pdb");
   EXPECT_EQ(entry->code_id.str(), "12345678");
   EXPECT_EQ(entry->code_file, "my module.dll");
   ASSERT_EQ(entry->info.size(), limits::kMaxHeaderInfoLines);
