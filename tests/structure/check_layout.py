@@ -8,6 +8,8 @@
   are allowed; a room that reaches back to itself is not).
 - No product source file is longer than MAX_LINES lines.
 - Every wing has a README.md; every room is a folder of one wing.
+- The command wing (the last one) holds only what a command line is: its
+  main, its manual (the --help text) and its flags.
 
 Prints one line per problem and exits 1 when there is any.
 """
@@ -17,6 +19,7 @@ import re
 import sys
 
 MAX_LINES = 600
+COMMAND_FILE = re.compile(r'^(main|manual|\w*flags)\.(h|cpp)$')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 ORDER = re.compile(r'^Wing order[^:]*:\s*(.+)$')
 
@@ -99,6 +102,9 @@ def main():
     for path in source_files(root, wings):
         wing = path.split('/')[0]
         room = room_of(path)
+        if wing == wings[-1] and not COMMAND_FILE.match(os.path.basename(path)):
+            problems.append(f'{path}: {wing}/ holds only main, manual and flags: move the library '
+                            f'code to the wing it belongs to')
         with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
             lines = f.read().split('\n')
         if lines and lines[-1] == '':
