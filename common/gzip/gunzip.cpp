@@ -2,8 +2,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <fcntl.h>
 #include <cstring>
+#include <fcntl.h>
 #include <llvm/Support/raw_ostream.h>
 #include <unistd.h>
 #include <vector>
@@ -122,8 +122,8 @@ llvm::Error gunzip(int in, const GunzipSink& out, const GunzipRules& rules) {
       return failure(GunzipError::Problem::OverLimit, std::to_string(rules.max_output));
     written += produced;
     if (produced)
-      if (llvm::Error error = out(llvm::StringRef(
-              reinterpret_cast<const char*>(output.data()), produced)))
+      if (llvm::Error error =
+              out(llvm::StringRef(reinterpret_cast<const char*>(output.data()), produced)))
         return failure(GunzipError::Problem::WriteFailed, llvm::toString(std::move(error)));
     member_ended = status == Z_STREAM_END;
   }

@@ -51,8 +51,8 @@ public:
       stream_.avail_out = static_cast<uint32_t>(output_.size());
       if (isal_deflate(&stream_) != COMP_OK)
         return llvm::createStringError("gzip compression failed");
-      if (llvm::Error error = drain(llvm::ArrayRef<uint8_t>(
-              output_.data(), output_.size() - stream_.avail_out)))
+      if (llvm::Error error =
+              drain(llvm::ArrayRef<uint8_t>(output_.data(), output_.size() - stream_.avail_out)))
         return error;
     } while (stream_.avail_out == 0 || (last && stream_.internal_state.state != ZSTATE_END));
     return llvm::Error::success();
@@ -89,7 +89,9 @@ llvm::Expected<std::string> gzipCompress(llvm::StringRef data) {
 llvm::Error gzipCompressRange(int in, uint64_t offset, uint64_t length, int out) {
   std::vector<uint8_t> input(kChunk);
   GzipDeflater deflater;
-  auto write = [&](llvm::ArrayRef<uint8_t> bytes) { return writeAll(out, bytes.data(), bytes.size()); };
+  auto write = [&](llvm::ArrayRef<uint8_t> bytes) {
+    return writeAll(out, bytes.data(), bytes.size());
+  };
   uint64_t done = 0;
   do {
     size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, length - done));

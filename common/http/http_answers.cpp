@@ -73,7 +73,6 @@ std::string answerCutNote(const HttpResponse& response) {
              : "";
 }
 
-
 std::string describeFailure(const std::string& what, const HttpResponse& response) {
   if (!response.answered())
     return what + ": " + quotableLine(response.transport_error);

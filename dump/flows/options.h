@@ -17,15 +17,15 @@ struct Options {
   std::string output; // "" = stdout
   std::string store;  // --store DIR: DIR/<name>/<ID>/<name>.sym
 
-  bool header_only = false;                     // -i
-  bool absolute_addresses = false;              // -a
-  bool no_cfi = false;                          // -c
-  bool inlines = false;                         // -d / --inlines
-  bool mark_multiple = false;                   // -m
-  bool verbose = false;                         // -v
-  bool quiet = false;                           // --quiet
-  std::optional<DebugId> debug_id_override;     // -b
-  std::optional<std::string> name_override;     // -n
+  bool header_only = false;                 // -i
+  bool absolute_addresses = false;          // -a
+  bool no_cfi = false;                      // -c
+  bool inlines = false;                     // -d / --inlines
+  bool mark_multiple = false;               // -m
+  bool verbose = false;                     // -v
+  bool quiet = false;                       // --quiet
+  std::optional<DebugId> debug_id_override; // -b
+  std::optional<std::string> name_override; // -n
   std::string os;    // -o; "": the format's ("Linux" for ELF, "mac" for Mach-O)
   unsigned jobs = 0; // -j, 0 = one per core
 
@@ -37,7 +37,7 @@ struct Options {
   std::vector<std::string> symbol_servers;
   CodeId code_id;        // --code-id: a PDB's PE to fetch
   std::string code_file; // --code-file
-  std::string dwp;                // --dwp
+  std::string dwp;       // --dwp
   bool no_debuginfod = false;
 
   std::string linux_gate; // --linux-gate intel|amd

@@ -243,10 +243,10 @@ Expected<WindowsInputs> openWindowsInputs(const Options& options, Diagnostics& d
       inputs.pdb = std::move(*pdb);
       return inputs;
     }
-    mismatch =
-        fmt::format("{}: the PDB does not belong to {}: the PDB is {}, the PE names {}", candidate,
-                    options.binary, DebugId::fromGuid((*pdb)->identity().guid, (*pdb)->identity().age),
-                    codeViewId(*record));
+    mismatch = fmt::format("{}: the PDB does not belong to {}: the PDB is {}, the PE names {}",
+                           candidate, options.binary,
+                           DebugId::fromGuid((*pdb)->identity().guid, (*pdb)->identity().age),
+                           codeViewId(*record));
     if (!options.debug_file.empty())
       break;
   }

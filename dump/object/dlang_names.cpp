@@ -1,4 +1,5 @@
-// DlangReader (dlang_reader.h): mangled names, symbol and qualified names, identifiers, back references and template instances.
+// DlangReader (dlang_reader.h): mangled names, symbol and qualified names, identifiers, back
+// references and template instances.
 #include "dump/object/dlang_reader.h"
 
 namespace dumpsyms::dlang {

@@ -31,6 +31,7 @@ public:
   explicit DlangReader(std::string_view mangled) : text_(mangled) {}
   bool mangledName(std::string& out);
   bool atEnd() const { return pos_ == text_.size(); }
+
 private:
   char peek(size_t ahead = 0) const {
     return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';

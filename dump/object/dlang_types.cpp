@@ -1,4 +1,5 @@
-// DlangReader (dlang_reader.h): types: basic, modified, arrays, pointers, functions and delegates with their attributes and parameters.
+// DlangReader (dlang_reader.h): types: basic, modified, arrays, pointers, functions and delegates
+// with their attributes and parameters.
 #include "dump/object/dlang_reader.h"
 
 namespace dumpsyms::dlang {
@@ -80,8 +81,8 @@ bool DlangReader::parameters(std::string& out) {
   return true;
 }
 
-bool DlangReader::separated(std::string& out, bool (DlangReader::*item)(std::string&),
-                            size_t end, bool variadic) {
+bool DlangReader::separated(std::string& out, bool (DlangReader::*item)(std::string&), size_t end,
+                            bool variadic) {
   bool first = true;
   while (!consume('Z')) {
     if (variadic && consume('X')) { // T t...

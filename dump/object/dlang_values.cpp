@@ -1,4 +1,5 @@
-// DlangReader (dlang_reader.h): template arguments and the values they carry (integers, reals, strings, array and struct literals).
+// DlangReader (dlang_reader.h): template arguments and the values they carry (integers, reals,
+// strings, array and struct literals).
 #include "dump/object/dlang_reader.h"
 
 namespace dumpsyms::dlang {

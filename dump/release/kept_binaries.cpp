@@ -92,8 +92,7 @@ void addDwzFile(KeptBinaries& kept, const std::string& binary, const ElfImage& d
   add(kept, alt->path, relative);
   if (kept.files.size() > before)
     kept.build_id_entries.push_back(
-        {buildIdIndexRelativePath(BuildId(link->build_id)),
-         BuildIdEntry{"", relative}});
+        {buildIdIndexRelativePath(BuildId(link->build_id)), BuildIdEntry{"", relative}});
 }
 
 llvm::Error addElf(KeptBinaries& kept, const std::string& binary, const std::string& debug_file,
@@ -125,8 +124,7 @@ llvm::Error addElf(KeptBinaries& kept, const std::string& binary, const std::str
   if (!build_id.empty() && executable_kept)
     kept.build_id_entries.insert(
         kept.build_id_entries.begin(),
-        {buildIdIndexRelativePath(BuildId(build_id)),
-         BuildIdEntry{executable, debuginfo}});
+        {buildIdIndexRelativePath(BuildId(build_id)), BuildIdEntry{executable, debuginfo}});
   return llvm::Error::success();
 }
 

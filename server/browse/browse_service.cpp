@@ -116,7 +116,8 @@ ServerResponse BrowseService::module(const ServerRequest& request, const std::st
   const CatalogEntry* entry = (*catalog)->find(debug_file, debug_id);
   if (!entry)
     return message(404, "No such module",
-                   "The store has no symbols of " + debug_file + " with the id " + debug_id.str() + ".");
+                   "The store has no symbols of " + debug_file + " with the id " + debug_id.str() +
+                       ".");
   auto summary = summaries_.get(entry->relative_path + "\n" + entry->etag,
                                 [&] { return local_.text(*entry); });
   if (!summary)
@@ -132,8 +133,8 @@ ServerResponse BrowseService::module(const ServerRequest& request, const std::st
     if (answer.address) {
       SymbolSupplier supplier({}, nullptr, settings_.index);
       auto local = local_.path(*entry);
-      auto loaded = local ? supplier.open(*local)
-                          : llvm::Expected<const ModuleSymbols*>(local.takeError());
+      auto loaded =
+          local ? supplier.open(*local) : llvm::Expected<const ModuleSymbols*>(local.takeError());
       if (loaded)
         answer.info = (*loaded)->lookup.lookup(*answer.address);
       else
@@ -141,8 +142,8 @@ ServerResponse BrowseService::module(const ServerRequest& request, const std::st
     }
     input.lookup = std::move(answer);
   }
-  return page(200, summary->get()->debug_file + " " + summary->get()->debug_id.str(), PageTab::Store,
-              renderModulePage(input));
+  return page(200, summary->get()->debug_file + " " + summary->get()->debug_id.str(),
+              PageTab::Store, renderModulePage(input));
 }
 
 std::optional<ServerResponse>

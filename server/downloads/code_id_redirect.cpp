@@ -90,7 +90,8 @@ llvm::Expected<std::optional<std::string>>
 fromBuildIdEntry(StoreBackend& store, const std::vector<std::string>& components) {
   if (!isBuildIdText(components[1]))
     return std::nullopt;
-  llvm::Expected<std::optional<BuildIdEntry>> entry = readBuildIdEntry(store, *BuildId::parseHex(components[1]));
+  llvm::Expected<std::optional<BuildIdEntry>> entry =
+      readBuildIdEntry(store, *BuildId::parseHex(components[1]));
   if (!entry)
     return entry.takeError();
   if (!*entry)

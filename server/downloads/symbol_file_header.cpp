@@ -4,8 +4,8 @@
 
 namespace dumpsyms {
 
-llvm::Expected<std::optional<SymbolFileHeader>> readStoredSymbolHeader(StoreBackend& store,
-                                                                       const std::string& relative) {
+llvm::Expected<std::optional<SymbolFileHeader>>
+readStoredSymbolHeader(StoreBackend& store, const std::string& relative) {
   llvm::Expected<std::string> head = store.readRange(relative, 0, limits::kSymbolHeaderBytes);
   if (!head)
     return head.takeError();

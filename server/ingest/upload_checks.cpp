@@ -225,9 +225,9 @@ std::optional<UploadRefusal> checkClaimedModule(const std::string& debug_file,
                                                 const DebugId& debug_id,
                                                 const SymbolFileFacts& facts) {
   if (debug_file != facts.debug_file || !debug_id.sameBuild(facts.debug_id))
-    return refuse(422, "the upload names " + printable(debug_file) + " " + printable(debug_id.str()) +
-                           " but its MODULE line " + printable(facts.debug_file) + " " +
-                           printable(facts.debug_id.str()));
+    return refuse(422, "the upload names " + printable(debug_file) + " " +
+                           printable(debug_id.str()) + " but its MODULE line " +
+                           printable(facts.debug_file) + " " + printable(facts.debug_id.str()));
   return std::nullopt;
 }
 

@@ -23,7 +23,7 @@ struct SymbolFileFacts {
   std::string debug_file;
   CodeId code_id; // INFO CODE_ID, when given
   std::string code_file;
-  std::string store_path;                    // where the store keeps it (its own spelling)
+  std::string store_path; // where the store keeps it (its own spelling)
 };
 
 // A path a client named (a PUT's path, a zip entry's name): refused (400)

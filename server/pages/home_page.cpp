@@ -28,8 +28,8 @@ std::string entryRow(const CatalogEntry& e, const char* row_class, const char* m
       "<tr {}><td class=\"name\"><a href=\"{}\">{}</a></td>{}{}<td class=\"nowrap\">{}</td>"
       "<td class=\"when\">{}</td><td class=\"num\">{}</td></tr>",
       attributes, escapeHtml(modulePageUrl(e.debug_file, e.debug_id)), escapeHtml(e.debug_file),
-      idCell(e.debug_id.str()), idCell(e.code_id.str()), escapeHtml(e.os + " " + e.cpu), utcTime(e.mtime),
-      byteSize(e.size));
+      idCell(e.debug_id.str()), idCell(e.code_id.str()), escapeHtml(e.os + " " + e.cpu),
+      utcTime(e.mtime), byteSize(e.size));
 }
 
 constexpr const char* kEntryHead =

@@ -44,13 +44,13 @@ std::string legendItem(const char* cls, std::string_view label, uint64_t bytes, 
 
 std::string renderModuleHeading(const ModuleSummary& s) {
   std::string out = "<section id=\"heading\">";
-  out +=
-      fmt::format("<code id=\"module-line\" class=\"line\">MODULE {} {} {} {}</code>",
-                  escapeHtml(s.os), escapeHtml(s.cpu), escapeHtml(s.debug_id.str()), escapeHtml(s.debug_file));
+  out += fmt::format("<code id=\"module-line\" class=\"line\">MODULE {} {} {} {}</code>",
+                     escapeHtml(s.os), escapeHtml(s.cpu), escapeHtml(s.debug_id.str()),
+                     escapeHtml(s.debug_file));
   if (!s.code_id.empty())
-    out +=
-        fmt::format("<code class=\"line info-line\">INFO CODE_ID {}{}{}</code>",
-                    escapeHtml(s.code_id.str()), s.code_file.empty() ? "" : " ", escapeHtml(s.code_file));
+    out += fmt::format("<code class=\"line info-line\">INFO CODE_ID {}{}{}</code>",
+                       escapeHtml(s.code_id.str()), s.code_file.empty() ? "" : " ",
+                       escapeHtml(s.code_file));
   for (const std::string& info : s.info)
     out += fmt::format("<code class=\"line info-line\">INFO {}</code>", escapeHtml(info));
   return out + "</section>";

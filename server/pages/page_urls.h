@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/ids/debug_id.h"
+
 #include <string>
 #include <string_view>
 

@@ -187,10 +187,10 @@ std::string threadSection(size_t index, const WalkedThread& thread, const Proces
 std::vector<std::string> explainLines(const SnapshotModule& module,
                                       const std::vector<std::string>& explain) {
   std::string debug_file = pathFileName(module.debug_file);
-  std::string label = "module " + pathFileName(module.code_file) + " (" +
-                      (debug_file.empty() ? std::string("no debug file") : debug_file) + " " +
-                      (module.debug_id.empty() ? std::string("no debug id") : module.debug_id.str()) +
-                      "): ";
+  std::string label =
+      "module " + pathFileName(module.code_file) + " (" +
+      (debug_file.empty() ? std::string("no debug file") : debug_file) + " " +
+      (module.debug_id.empty() ? std::string("no debug id") : module.debug_id.str()) + "): ";
   std::vector<std::string> lines;
   for (const std::string& line : explain)
     if (line.starts_with(label))

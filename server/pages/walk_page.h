@@ -23,8 +23,7 @@ struct WalkPageInput {
   const ProcessWalk* walk = nullptr;
   std::vector<std::string> explain; // explainSymbolSearch(*walk)
   // The module page to link a module to, "" for none (the store lacks its symbols).
-  std::function<std::string(const std::string& debug_file, const DebugId& debug_id)>
-      module_link;
+  std::function<std::string(const std::string& debug_file, const DebugId& debug_id)> module_link;
 };
 
 // The body (markup for renderPage) of the answer to an uploaded dump.

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "common/ids/code_id.h"
+
 #include <llvm/Support/Error.h>
 #include <string>
 

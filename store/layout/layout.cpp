@@ -101,8 +101,7 @@ bool isSafeRelativePath(const std::string& path) {
   return true;
 }
 
-std::vector<DebugId> storedDebugIds(const std::string& store_root,
-                                    const std::string& debug_file) {
+std::vector<DebugId> storedDebugIds(const std::string& store_root, const std::string& debug_file) {
   llvm::SmallString<256> dir(store_root);
   llvm::sys::path::append(dir, debug_file);
   std::vector<DebugId> ids;

@@ -8,6 +8,7 @@
 #include "common/ids/build_id.h"
 #include "common/ids/code_id.h"
 #include "common/ids/debug_id.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,7 +57,6 @@ bool isSafeRelativePath(const std::string& path);
 
 // The debug ids the store holds a build of `debug_file` under, sorted;
 // empty when it holds none.
-std::vector<DebugId> storedDebugIds(const std::string& store_root,
-                                        const std::string& debug_file);
+std::vector<DebugId> storedDebugIds(const std::string& store_root, const std::string& debug_file);
 
 } // namespace dumpsyms

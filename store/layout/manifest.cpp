@@ -23,7 +23,6 @@ constexpr StatusName kStatusNames[] = {
     {EntryStatus::Failed, "failed"},
 };
 
-
 void putIfSet(Object& object, const char* key, const std::string& value) {
   if (!value.empty())
     object[key] = value;

@@ -114,8 +114,8 @@ llvm::Expected<StoreListing> listStore(const std::string& root) {
     if (!header) {
       // (the file error names the file itself)
       std::string problem = llvm::toString(header.takeError());
-      listing.problems.push_back(problem.starts_with(file.path + ": ") ? problem
-                                                                        : file.path + ": " + problem);
+      listing.problems.push_back(
+          problem.starts_with(file.path + ": ") ? problem : file.path + ": " + problem);
       continue;
     }
     // (a module whose debug id names no build is filed by its code id)

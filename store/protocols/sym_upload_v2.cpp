@@ -1,6 +1,7 @@
 #include "store/protocols/sym_upload_v2.h"
 
 #include "common/json/json_text.h"
+
 #include <cctype>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/JSON.h>
@@ -136,7 +137,8 @@ std::optional<Completion> parseCompletion(const std::string& body) {
   auto id = stringValue(body, "debug_id");
   if (!file || !id || file->empty() || id->empty())
     return std::nullopt;
-  Completion completion{{*file, DebugId(*id)}, stringValue(body, "symbol_upload_type").value_or("")};
+  Completion completion{{*file, DebugId(*id)},
+                        stringValue(body, "symbol_upload_type").value_or("")};
   return completion;
 }
 

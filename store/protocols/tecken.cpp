@@ -1,6 +1,7 @@
 #include "store/protocols/tecken.h"
 
 #include "common/json/json_text.h"
+
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>

@@ -23,7 +23,7 @@ std::string readSmallFile(const std::string& path) {
 } // namespace
 
 StoreMirror::StoreMirror(StoreBackend& store, std::string store_directory,
-                           std::string mirror_directory)
+                         std::string mirror_directory)
     : store_(store), mirrored_(store_directory.empty()),
       root_(store_directory.empty() ? std::move(mirror_directory) : std::move(store_directory)) {}
 

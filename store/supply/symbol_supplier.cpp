@@ -173,8 +173,8 @@ SymbolLookup SymbolSupplier::fromServers(const SymbolKey& key, const std::string
 }
 
 SymbolLookup SymbolSupplier::loadTried(const std::string& path, const std::string& how,
-                                       const SymbolKey& key,
-                                       std::vector<SymbolAttempt>& tried, const std::string& url) {
+                                       const SymbolKey& key, std::vector<SymbolAttempt>& tried,
+                                       const std::string& url) {
   SymbolLookup found = load(path, how, url);
   std::string answer = "found";
   if (found.status != SymbolStatus::Loaded) {
@@ -218,7 +218,7 @@ llvm::Expected<const ModuleSymbols*> SymbolSupplier::open(const std::string& sym
 }
 
 llvm::Expected<const ModuleSymbols*> SymbolSupplier::findNamed(const std::string& module,
-                                                                const DebugId& id) {
+                                                               const DebugId& id) {
   llvm::Expected<std::string> path = namedPath(module, id);
   if (!path)
     return path.takeError();
@@ -231,10 +231,9 @@ llvm::Expected<std::string> SymbolSupplier::namedPath(const std::string& module,
   std::string store = stores_.empty() ? std::string() : stores_.front();
   bool is_store = !store.empty() && llvm::sys::fs::is_directory(store);
   bool store_lacks_it =
-      store.empty() ||
-      (is_store && !module.empty() &&
-       (id.empty() ? storedDebugIds(store, module).empty()
-                   : !llvm::sys::fs::exists(symbolFilePath(store, module, id))));
+      store.empty() || (is_store && !module.empty() &&
+                        (id.empty() ? storedDebugIds(store, module).empty()
+                                    : !llvm::sys::fs::exists(symbolFilePath(store, module, id))));
   if (servers_ && store_lacks_it) {
     std::string what = "the symbol servers";
     if (module.empty())

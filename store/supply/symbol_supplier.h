@@ -29,9 +29,9 @@ struct ModuleSymbols {
   explicit ModuleSymbols(AddressLookup found) : lookup(std::move(found)) {}
 
   AddressLookup lookup;
-  std::string path; // the .sym read
-  std::string how;  // how it was matched: "id", "id under another name", "name"
-  std::string url;  // the symbol server URL it was fetched from in this run; "" otherwise
+  std::string path;         // the .sym read
+  std::string how;          // how it was matched: "id", "id under another name", "name"
+  std::string url;          // the symbol server URL it was fetched from in this run; "" otherwise
   std::string index_source; // where its index came from: "beside", "cache" or "built"
   std::string index_note;   // about the index, for -v ("" when nothing to say)
   // Lines the parser could not read (INLINE records aside), which make

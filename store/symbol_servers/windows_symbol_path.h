@@ -13,6 +13,7 @@
 #pragma once
 
 #include "common/ids/debug_id.h"
+
 #include <optional>
 #include <string>
 #include <vector>

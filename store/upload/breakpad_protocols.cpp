@@ -93,8 +93,9 @@ private:
     std::string where = file.relative_path + ": ";
 
     HttpResponse status = performWithRetries(
-        request("GET", withKey(base_ + sym_upload_v2::checkStatusPath(urlEncode(file.debug_file),
-                                                                      urlEncode(file.debug_id.str())))),
+        request("GET",
+                withKey(base_ + sym_upload_v2::checkStatusPath(urlEncode(file.debug_file),
+                                                               urlEncode(file.debug_id.str())))),
         config_.retry, &tries);
     result.requests += tries;
     ServerSymbolStatus state = checkStatusAnswer(status);

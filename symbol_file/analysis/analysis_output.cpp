@@ -26,7 +26,8 @@ void printStats(const std::string& path, const SymbolStats& s, bool json) {
     llvm::json::Object records;
     for (const RecordKind& kind : kRecordKinds)
       records[kind.name] = s.records.*kind.count;
-    printJsonLine(stdout, llvm::json::Object{{"records", std::move(records)},
+    printJsonLine(stdout,
+                  llvm::json::Object{{"records", std::move(records)},
                                      {"bytes", llvm::json::Object{{"code", s.code_bytes},
                                                                   {"function", s.function_bytes},
                                                                   {"line", s.line_bytes},
@@ -37,8 +38,8 @@ void printStats(const std::string& path, const SymbolStats& s, bool json) {
   std::printf("%s\n", path.c_str());
   std::string records;
   for (const RecordKind& kind : kRecordKinds)
-    records += (records.empty() ? "" : ", ") + std::to_string(s.records.*kind.count) + " " +
-               kind.name;
+    records +=
+        (records.empty() ? "" : ", ") + std::to_string(s.records.*kind.count) + " " + kind.name;
   std::printf("  records: %s\n", records.c_str());
   std::printf("  code known to the file: %llu bytes (FUNC, STACK CFI and STACK WIN ranges)\n",
               (unsigned long long)s.code_bytes);

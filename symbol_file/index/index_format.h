@@ -177,15 +177,24 @@ struct StackWinRecordOnDisk {
 // the one field list (the program string is the caller's: a string id on
 // disk, text in the model).
 inline StackWinRecordOnDisk stackWinOnDisk(const StackWinRecord& w, uint32_t program) {
-  return {u32(w.type),          u32(w.allocates_base_pointer), u64(w.address),
-          u64(w.code_size),     u64(w.prologue_size),          u64(w.epilogue_size),
-          u64(w.parameter_size), u64(w.saved_registers_size),  u64(w.locals_size),
-          u64(w.max_stack_size), u32(program),                 u32(0)};
+  return {u32(w.type),           u32(w.allocates_base_pointer),
+          u64(w.address),        u64(w.code_size),
+          u64(w.prologue_size),  u64(w.epilogue_size),
+          u64(w.parameter_size), u64(w.saved_registers_size),
+          u64(w.locals_size),    u64(w.max_stack_size),
+          u32(program),          u32(0)};
 }
 inline StackWinRecord stackWinFromDisk(const StackWinRecordOnDisk& r) {
-  StackWinRecord w{r.type,           r.address,          r.code_size,   r.prologue_size,
-                   r.epilogue_size,  r.parameter_size,   r.saved_registers_size,
-                   r.locals_size,    r.max_stack_size,   "",
+  StackWinRecord w{r.type,
+                   r.address,
+                   r.code_size,
+                   r.prologue_size,
+                   r.epilogue_size,
+                   r.parameter_size,
+                   r.saved_registers_size,
+                   r.locals_size,
+                   r.max_stack_size,
+                   "",
                    r.allocates_base_pointer != 0};
   return w;
 }

@@ -8,6 +8,7 @@
 
 #include "common/ids/code_id.h"
 #include "common/ids/debug_id.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -69,7 +69,7 @@ llvm::Error problem(SymbolHeaderError::Problem kind) {
 } // namespace
 
 SymbolFileHeader headerOf(const Module& module) {
-  return {module.os,      module.cpu,       module.debug_id, module.name,
+  return {module.os,      module.cpu,       module.debug_id,  module.name,
           module.code_id, module.code_file, module.extra_info};
 }
 

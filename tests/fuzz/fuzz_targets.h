@@ -42,7 +42,8 @@ int macho(const uint8_t* data, size_t size);        // Mach-O files, universal o
 int uploadZip(const uint8_t* data, size_t size);    // a Tecken upload's zip, with its caps
 int uploadChecks(const uint8_t* data, size_t size); // an upload's path and .sym checks
 int downloadRequests(const uint8_t* data, size_t size); // a download's path, headers, store answer
-int storePages(const uint8_t* data, size_t size); // a search or address, then a .sym, as pages print them
+int storePages(const uint8_t* data,
+               size_t size); // a search or address, then a .sym, as pages print them
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);

@@ -127,8 +127,8 @@ TEST(CodeIdRedirect, LocationsAndHeaders) {
   ASSERT_TRUE(bool(header));
   EXPECT_EQ(header->debug_id.str(), "ABC1");
   EXPECT_EQ(header->debug_file, "my app.pdb");
-  for (const char* not_one : {"MODULE windows x86_64 ABC1", "MODULE windows x86_64\n",
-                              "FUNC 0 0 0 f\n"}) {
+  for (const char* not_one :
+       {"MODULE windows x86_64 ABC1", "MODULE windows x86_64\n", "FUNC 0 0 0 f\n"}) {
     auto refused = parseSymbolFileHeader(not_one);
     EXPECT_FALSE(bool(refused)) << not_one;
     llvm::consumeError(refused.takeError());
@@ -436,7 +436,8 @@ TEST_F(DownloadServiceTest, DebuginfodAndSsqp) {
   std::string long_id = "e4c3b2a1f6e51807293a4b5c6d7e8f90aabbccdd";
   put(buildIdIndexRelativePath(*BuildId::parseHex(long_id)),
       "executable " + keptFileRelativePath("libx.so", DebugId(id), "libx.so") + "\ndebuginfo " +
-          keptFileRelativePath("libx.so", DebugId(id), "libx.so.debug") + std::string(5000, 'x') + "\n");
+          keptFileRelativePath("libx.so", DebugId(id), "libx.so.debug") + std::string(5000, 'x') +
+          "\n");
   EXPECT_EQ(get("/buildid/" + long_id + "/executable").status, 404);
   EXPECT_EQ(get("/libx.so/" + long_id + "/libx.so.sym").status, 404);
 

@@ -60,9 +60,9 @@ TEST(BuildId, HexBothWays) {
   ASSERT_TRUE(id);
   EXPECT_EQ(id->hex(), "d4c3b2a1");
   EXPECT_EQ(id->bytes(), (std::vector<uint8_t>{0xd4, 0xc3, 0xb2, 0xa1}));
-  EXPECT_FALSE(BuildId::parseHex("abc"));  // odd
-  EXPECT_FALSE(BuildId::parseHex("zz"));   // not hex
-  EXPECT_FALSE(BuildId::parseHex(""));     // none
+  EXPECT_FALSE(BuildId::parseHex("abc")); // odd
+  EXPECT_FALSE(BuildId::parseHex("zz"));  // not hex
+  EXPECT_FALSE(BuildId::parseHex(""));    // none
   EXPECT_TRUE(BuildId().empty());
 }
 

@@ -27,7 +27,9 @@ struct Bytes {
   void at64(size_t at, uint64_t v) { std::memcpy(&data[at], &v, 8); }
 };
 
-std::string zeros(size_t n) { return std::string(n, '\0'); }
+std::string zeros(size_t n) {
+  return std::string(n, '\0');
+}
 
 TEST(CpuContext, EveryLayout) {
   std::string problem;
@@ -50,8 +52,8 @@ TEST(CpuContext, EveryLayout) {
     amd64.at32(0x30, 0x0010000b);
     amd64.at64(0x98, 0x7ffd0000); // rsp
     amd64.at64(0xf8, 0x55550000); // rip
-    auto c = decodeContext(amd64.data, size > 1232 ? SnapshotCpu::Amd64 : SnapshotCpu::Unknown,
-                           problem);
+    auto c =
+        decodeContext(amd64.data, size > 1232 ? SnapshotCpu::Amd64 : SnapshotCpu::Unknown, problem);
     ASSERT_TRUE(c) << size << ": " << problem;
     EXPECT_EQ(c->cpu, SnapshotCpu::Amd64);
     EXPECT_EQ(c->registers.at("$rip"), 0x55550000u);
@@ -159,7 +161,8 @@ TEST(ModuleIdentity, CodeViewRecords) {
   EXPECT_EQ(id.debug_id.str(), "5A9832E5287241C1838ED98914E9B7FF2a");
   EXPECT_EQ(id.debug_file, "c:\\build\\test_app.pdb");
   // A record without its terminating NUL is no record.
-  EXPECT_TRUE(identityFromCodeView(rsds.data.substr(0, rsds.data.size() - 1), "x").debug_id.empty());
+  EXPECT_TRUE(
+      identityFromCodeView(rsds.data.substr(0, rsds.data.size() - 1), "x").debug_id.empty());
 
   Bytes nb10;
   nb10.data = "NB10";
@@ -256,14 +259,15 @@ ProcessSnapshot parse(const std::string& bytes) {
 }
 
 TEST(CrashReason, InBreakpadsWords) {
-  ProcessSnapshot linux_crash = parse(
-      minidump({{7, systemInfo(9, 0x8201)}, {3, threadList(7)}, {6, exceptionStream(7, 11, 1, 0x10, {})}}));
+  ProcessSnapshot linux_crash = parse(minidump(
+      {{7, systemInfo(9, 0x8201)}, {3, threadList(7)}, {6, exceptionStream(7, 11, 1, 0x10, {})}}));
   EXPECT_EQ(crashReason(linux_crash), "SIGSEGV /SEGV_MAPERR");
   EXPECT_EQ(crashAddress(linux_crash), 0x10u);
 
-  ProcessSnapshot av = parse(minidump({{7, systemInfo(0, 2)},
-                                       {3, threadList(7)},
-                                       {6, exceptionStream(7, 0xc0000005, 0, 0x401000, {1, 0x45})}}));
+  ProcessSnapshot av =
+      parse(minidump({{7, systemInfo(0, 2)},
+                      {3, threadList(7)},
+                      {6, exceptionStream(7, 0xc0000005, 0, 0x401000, {1, 0x45})}}));
   EXPECT_EQ(crashReason(av), "EXCEPTION_ACCESS_VIOLATION_WRITE");
   EXPECT_EQ(crashAddress(av), 0x45u); // the address written, not the instruction's
 
@@ -271,8 +275,8 @@ TEST(CrashReason, InBreakpadsWords) {
       {{7, systemInfo(9, 2)}, {3, threadList(7)}, {6, exceptionStream(7, 0xc0000409, 1, 0, {7})}}));
   EXPECT_EQ(crashReason(fastfail), "FAST_FAIL_FATAL_APP_EXIT");
 
-  ProcessSnapshot abort = parse(
-      minidump({{7, systemInfo(12, 0x8203)}, {3, threadList(7)}, {6, exceptionStream(7, 6, 0, 0, {})}}));
+  ProcessSnapshot abort = parse(minidump(
+      {{7, systemInfo(12, 0x8203)}, {3, threadList(7)}, {6, exceptionStream(7, 6, 0, 0, {})}}));
   EXPECT_EQ(crashReason(abort), "SIGABRT");
 
   ProcessSnapshot unknown = parse(minidump(
@@ -316,7 +320,8 @@ TEST(MinidumpSnapshot, ReadsWhatItCanAndSaysWhatItCannot) {
 TEST(StackWinFpo, SynthesizedPrograms) {
   llvm::SmallString<128> store;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("fpo-store", store));
-  std::string path = symbolFilePath(std::string(store), "fpo.pdb", DebugId("00000000000000000000000000000000A"));
+  std::string path =
+      symbolFilePath(std::string(store), "fpo.pdb", DebugId("00000000000000000000000000000000A"));
   ASSERT_FALSE(llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)));
   {
     std::ofstream sym(path);
@@ -332,9 +337,8 @@ TEST(StackWinFpo, SynthesizedPrograms) {
   // into caller, leaf's 8 bytes of arguments; then caller's frame: 4 bytes
   // and two saved registers (the program reads its caller's EBP 8 bytes
   // below where the saved registers end), the return into outer.
-  std::vector<uint32_t> words = {0x11111111, 0x22222222, 0x33333333, base + 0x2010,
-                                 0xaaaa,     0xbbbb,     0x12f0a0,   0x44444444,
-                                 0x55555555, base + 0x3010};
+  std::vector<uint32_t> words = {0x11111111, 0x22222222, 0x33333333, base + 0x2010, 0xaaaa,
+                                 0xbbbb,     0x12f0a0,   0x44444444, 0x55555555,    base + 0x3010};
   Bytes memory;
   for (uint32_t w : words)
     memory.u32(w);
@@ -348,8 +352,8 @@ TEST(StackWinFpo, SynthesizedPrograms) {
   thread.registers = {{"$eip", base + 0x1050}, {"$esp", stack}, {"$ebp", 0x12ff00}};
   snapshot.threads.push_back(thread);
   auto bytes = std::make_shared<std::string>(memory.data);
-  snapshot.memory.add({stack, bytes->size(), bytes->size(),
-                       reinterpret_cast<const uint8_t*>(bytes->data())});
+  snapshot.memory.add(
+      {stack, bytes->size(), bytes->size(), reinterpret_cast<const uint8_t*>(bytes->data())});
   std::vector<std::string> warnings;
   snapshot.memory.finish(warnings);
   snapshot.owner = bytes;

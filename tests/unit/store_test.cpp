@@ -22,7 +22,8 @@ std::string makeTemporaryDirectory() {
 }
 
 TEST(StoreLayout, ElfAndPdbNames) {
-  EXPECT_EQ(symbolFileRelativePath("libfoo.so.1", DebugId("ABC0")), "libfoo.so.1/ABC0/libfoo.so.1.sym");
+  EXPECT_EQ(symbolFileRelativePath("libfoo.so.1", DebugId("ABC0")),
+            "libfoo.so.1/ABC0/libfoo.so.1.sym");
   EXPECT_EQ(symbolFileRelativePath("app.pdb", DebugId("ABC1")), "app.pdb/ABC1/app.sym");
   EXPECT_EQ(symbolFileRelativePath("APP.PDB", DebugId("ABC1")), "APP.PDB/ABC1/APP.sym");
   EXPECT_EQ(symbolFilePath("/s", "app", DebugId("ID")), "/s/app/ID/app.sym");
@@ -113,11 +114,14 @@ TEST(StoreLayout, NullDebugIdsAreFiledByCodeId) {
   EXPECT_EQ(moduleRelativePath("app.pdb", DebugId("ABC1"), "app.exe", CodeId("5F3A1B2C4000")),
             "app.pdb/ABC1/app.sym");
   // (no code id, or one no path can be made of: the debug-id path)
-  EXPECT_EQ(moduleRelativePath("app.exe", DebugId(null), "", CodeId("")), "app.exe/" + null + "/app.exe.sym");
-  EXPECT_EQ(moduleRelativePath("app.exe", DebugId(null), "../x", CodeId("ID")), "app.exe/" + null + "/app.exe.sym");
+  EXPECT_EQ(moduleRelativePath("app.exe", DebugId(null), "", CodeId("")),
+            "app.exe/" + null + "/app.exe.sym");
+  EXPECT_EQ(moduleRelativePath("app.exe", DebugId(null), "../x", CodeId("ID")),
+            "app.exe/" + null + "/app.exe.sym");
 
   std::string dir = makeTemporaryDirectory();
-  std::string relative = moduleRelativePath("app.exe", DebugId(null), "app.exe", CodeId("5F3A1B2C4000"));
+  std::string relative =
+      moduleRelativePath("app.exe", DebugId(null), "app.exe", CodeId("5F3A1B2C4000"));
   ASSERT_FALSE(llvm::sys::fs::create_directories(dir + "/app.exe/5F3A1B2C4000"));
   std::ofstream(dir + "/" + relative)
       << "MODULE windows x86_64 " << null << " app.exe\nINFO CODE_ID 5F3A1B2C4000 app.exe\n";

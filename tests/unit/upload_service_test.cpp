@@ -243,7 +243,8 @@ TEST(SymUploadV2Shapes, CompletionReadFromBreakpadsTextAndFromJson) {
       "\"p\"},symbol_upload_type: \"BREAKPAD\", use_async_processing: true }");
   ASSERT_TRUE(windows);
   EXPECT_EQ(windows->symbol.debug_file, "a.pdb");
-  auto ours = sym_upload_v2::parseCompletion(sym_upload_v2::completionBody({"b.so", DebugId("DEF0")}));
+  auto ours =
+      sym_upload_v2::parseCompletion(sym_upload_v2::completionBody({"b.so", DebugId("DEF0")}));
   ASSERT_TRUE(ours);
   EXPECT_EQ(ours->symbol.debug_file, "b.so");
   EXPECT_EQ(ours->symbol.debug_id.str(), "DEF0");
@@ -337,7 +338,8 @@ TEST_F(UploadServiceTest, KeptFilesOnlyBesideTheirModulesSymbolFile) {
   EXPECT_EQ(put("foo.pdb/FEDCBA98765432100123456789ABCDEF1/foo.pdb", "pdb").status, 201);
   // The build-id entry, once what it names is there.
   std::string entry = formatBuildIdEntry({dir + "libfoo.so", dir + "libfoo.so.debug"});
-  std::string index = buildIdIndexRelativePath(*BuildId::parseHex("67452301efcdab8967452301efcdab89"));
+  std::string index =
+      buildIdIndexRelativePath(*BuildId::parseHex("67452301efcdab8967452301efcdab89"));
   ServerResponse answer = put(index, entry);
   EXPECT_EQ(answer.status, 201) << answer.body;
   EXPECT_EQ(readFile(root + "/" + index), entry);

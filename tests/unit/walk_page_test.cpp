@@ -102,7 +102,8 @@ struct SmallWalk {
         "missing <here>",
         "module libbaz.so (libbaz.so CCCC0): not looked for: no walked frame needed it"};
     in.module_link = [](const std::string& file, const DebugId& id) {
-      return file == "libfoo.so" ? "/ui/module/" + file + "/" + id.str() + "?a=1&b=2" : std::string();
+      return file == "libfoo.so" ? "/ui/module/" + file + "/" + id.str() + "?a=1&b=2"
+                                 : std::string();
     };
     return in;
   }

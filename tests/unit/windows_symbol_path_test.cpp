@@ -58,7 +58,8 @@ TEST(WindowsSymbolPath, FilePointers) {
 }
 
 TEST(WindowsSymbolPath, PdbKeysAreUpperCase) {
-  EXPECT_EQ(pdbServerKey(DebugId("72e103a85cb249078b76b2e7c06257b1a")), "72E103A85CB249078B76B2E7C06257B1A");
+  EXPECT_EQ(pdbServerKey(DebugId("72e103a85cb249078b76b2e7c06257b1a")),
+            "72E103A85CB249078B76B2E7C06257B1A");
 }
 
 } // namespace

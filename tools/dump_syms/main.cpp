@@ -56,8 +56,8 @@ void defineOptions(CLI::App& app, Options& o) {
                  "PDB, or the debug-only companion of a PE that objcopy made)");
   app.add_option_function<std::string>(
       "--code-id", [&o](const std::string& id) { o.code_id = CodeId(id); },
-                 "for a PDB given alone: its PE's code id (TimeDateStamp and SizeOfImage, as "
-                 "INFO CODE_ID writes it), to fetch the PE from the symbol servers");
+      "for a PDB given alone: its PE's code id (TimeDateStamp and SizeOfImage, as "
+      "INFO CODE_ID writes it), to fetch the PE from the symbol servers");
   app.add_option("--code-file", o.code_file,
                  "with --code-id: the PE's file name (default: the PDB's name with .dll, then "
                  ".exe)");

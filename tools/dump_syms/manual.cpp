@@ -17,7 +17,8 @@ const ToolManual& dumpSymsManual() {
        "debuginfod, with split DWARF and dwz); a Windows PDB, or a PE (.exe, .dll) whose PDB "
        "is found beside it, at its recorded path, in a DEBUG_DIR or on a symbol server; a PE "
        "whose DWARF is in itself or in a companion its .gnu_debuglink names (MinGW-w64's GCC "
-       "and Clang, Rust's windows-gnu); or a PE alone (exports and .pdata); a Mach-O executable, dylib or bundle with its dSYM (beside it, in a "
+       "and Clang, Rust's windows-gnu); or a PE alone (exports and .pdata); a Mach-O executable, "
+       "dylib or bundle with its dSYM (beside it, in a "
        "DEBUG_DIR, or given), a dSYM alone, or one slice of a universal file (--arch).",
        "The symbol file goes to standard output, to --output FILE or into a symbol store "
        "(--store DIR), always written whole or not at all. Warnings are counted on standard "

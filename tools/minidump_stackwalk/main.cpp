@@ -28,8 +28,7 @@ int usageError(const DropInRun& run, const char* argv0, const std::string& line)
 
 // minidump_stackwalk's own options (-f, -c, -t, -b, -d); nullopt when
 // `option` is not one of them, else the exit status (-1: go on).
-std::optional<int> takeOwnOption(int option, const char* argv0, DropInRun& run,
-                                 int& thread_index) {
+std::optional<int> takeOwnOption(int option, const char* argv0, DropInRun& run, int& thread_index) {
   switch (option) {
   case 'f':
     if (std::strcmp(optarg, "machine") == 0)

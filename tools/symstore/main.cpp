@@ -135,9 +135,7 @@ int main(int argc, char** argv) {
       ->add_option("--endpoint", serve.endpoint,
                    "s3: the service URL (default: AWS_ENDPOINT_URL, else AWS)")
       ->option_text("URL");
-  serve_command
-      ->add_option("--threads", serve.threads,
-                   "server threads (default: four per core)")
+  serve_command->add_option("--threads", serve.threads, "server threads (default: four per core)")
       ->check(CLI::Range(0, 1024))
       ->option_text("N");
   serve_command

@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "symtool: %s: index %s%s%s\n", (*loaded)->path.c_str(),
                    (*loaded)->index_source == "built"   ? "built from the symbol file"
                    : (*loaded)->index_source == "cache" ? "from the index cache"
-                                                     : "from beside the symbol file",
+                                                        : "from beside the symbol file",
                    (*loaded)->index_note.empty() ? "" : ": ", (*loaded)->index_note.c_str());
     const std::string& module = (*loaded)->lookup.heading().name;
     bool bad = false;

@@ -16,12 +16,12 @@
 namespace dumpsyms {
 
 struct CoreModule {
-  std::string path;     // as mapped; "" when the core has no NT_FILE
-  std::string name;     // file name of path
-  uint64_t base = 0;    // where offset 0 of the file is mapped: module offset 0
-  uint64_t end = 0;     // end of its last mapping
-  DebugId debug_id;     // from the build-id; "" when the dump lacks it
-  BuildId build_id;     // hex, as `file` prints it; "" when unknown
+  std::string path;  // as mapped; "" when the core has no NT_FILE
+  std::string name;  // file name of path
+  uint64_t base = 0; // where offset 0 of the file is mapped: module offset 0
+  uint64_t end = 0;  // end of its last mapping
+  DebugId debug_id;  // from the build-id; "" when the dump lacks it
+  BuildId build_id;  // hex, as `file` prints it; "" when unknown
 };
 
 // By base address.

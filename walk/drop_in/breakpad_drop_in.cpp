@@ -57,8 +57,7 @@ std::optional<int> takeDropInInputs(int argc, char** argv, int first, DropInRun&
 int runBreakpadDropIn(const DropInRun& run) {
   llvm::Expected<ProcessSnapshot> snapshot = run.read(run.dump);
   if (!snapshot) {
-    std::fprintf(stderr, "%s: error: %s\n", run.tool,
-                 llvm::toString(snapshot.takeError()).c_str());
+    std::fprintf(stderr, "%s: error: %s\n", run.tool, llvm::toString(snapshot.takeError()).c_str());
     if (run.unreadable_line)
       std::fprintf(stderr, "%s\n", run.unreadable_line->c_str());
     return 1;

@@ -21,8 +21,8 @@ struct DropInRun {
   DropInRun(const char* tool_name, const char* kind, const ToolManual& tool_manual)
       : tool(tool_name), dump_kind(kind), manual(&tool_manual) {}
 
-  const char* tool = "";      // "minidump_stackwalk": prefixes its messages
-  const char* dump_kind = ""; // "minidump": names the dump in them
+  const char* tool = "";              // "minidump_stackwalk": prefixes its messages
+  const char* dump_kind = "";         // "minidump": names the dump in them
   const ToolManual* manual = nullptr; // its options make the usage text
   std::string dump;
   std::vector<std::string> symbol_paths;

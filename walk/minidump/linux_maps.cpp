@@ -1,7 +1,6 @@
 #include "walk/minidump/linux_maps.h"
 
 #include "common/limits/input_limits.h"
-
 #include "walk/minidump/minidump_bytes.h"
 
 #include <algorithm>
@@ -47,7 +46,7 @@ std::vector<MemoryMapping> parseLinuxMaps(llvm::StringRef text) {
 
 std::vector<MemoryMapping> memoryInfoMappings(llvm::StringRef stream,
                                               std::vector<std::string>& warnings) {
-      std::vector<MemoryMapping> mappings;
+  std::vector<MemoryMapping> mappings;
   if (stream.size() < 16) {
     warnings.push_back("the MemoryInfoList stream is too short for its header; left out");
     return mappings;

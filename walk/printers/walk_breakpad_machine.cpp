@@ -35,9 +35,9 @@ void printWalkBreakpadMachine(const ProcessWalk& walk, std::FILE* out) {
     bool main = snapshot.main_module_base && module.base == *snapshot.main_module_base;
     std::fprintf(out, "Module|%s|%s|%s|%s|%s|%s|%d\n",
                  strip(pathFileName(module.code_file)).c_str(), strip(module.version).c_str(),
-                 strip(pathFileName(module.debug_file)).c_str(), strip(module.debug_id.str()).c_str(),
-                 hex8(module.base).c_str(), hex8(module.base + module.size - 1).c_str(),
-                 main ? 1 : 0);
+                 strip(pathFileName(module.debug_file)).c_str(),
+                 strip(module.debug_id.str()).c_str(), hex8(module.base).c_str(),
+                 hex8(module.base + module.size - 1).c_str(), main ? 1 : 0);
   }
   std::fprintf(out, "\n");
   auto printThread = [&](size_t index) {

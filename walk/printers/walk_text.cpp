@@ -103,7 +103,8 @@ void printWalkText(const ProcessWalk& walk, std::FILE* out) {
       std::fprintf(out, "\nModules without symbols in the store:\n");
     header = true;
     const SnapshotModule& module = *status.module;
-    std::string name = pathFileName(module.code_file.empty() ? module.debug_id.str() : module.code_file);
+    std::string name =
+        pathFileName(module.code_file.empty() ? module.debug_id.str() : module.code_file);
     std::string why = status.status == SymbolStatus::Loaded
                           ? status.path + ": its symbols have lines that cannot be read"
                           : status.problem;

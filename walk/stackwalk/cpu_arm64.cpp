@@ -32,9 +32,8 @@ public:
     const WalkedFrame& callee = frames.back();
     if (std::optional<WalkedFrame> found; decidedByCfi(callee, walker, found))
       return found;
-    if (WalkedFrame caller; walker.options().breakpad_rules
-                                ? byLinkRegister(frames, walker, caller)
-                                : byFrameRecord(callee, walker, caller))
+    if (WalkedFrame caller; walker.options().breakpad_rules ? byLinkRegister(frames, walker, caller)
+                                                            : byFrameRecord(callee, walker, caller))
       return caller;
     return byScan(callee, frames.size() == 1, walker);
   }

@@ -19,10 +19,10 @@ std::vector<std::string> explainSymbolSearch(const ProcessWalk& walk) {
   for (const ModuleSymbolStatus& status : walk.modules) {
     const SnapshotModule& module = *status.module;
     std::string debug_file = pathFileName(module.debug_file);
-    std::string label = "module " + pathFileName(module.code_file) + " (" +
-                        (debug_file.empty() ? std::string("no debug file") : debug_file) + " " +
-                        (module.debug_id.empty() ? std::string("no debug id") : module.debug_id.str()) +
-                        ")";
+    std::string label =
+        "module " + pathFileName(module.code_file) + " (" +
+        (debug_file.empty() ? std::string("no debug file") : debug_file) + " " +
+        (module.debug_id.empty() ? std::string("no debug id") : module.debug_id.str()) + ")";
     if (!status.looked_up) {
       lines.push_back(oneLine(label + ": not looked for: no walked frame needed it"));
       continue;

@@ -8,9 +8,8 @@
 #include "symbol_file/lookup/address_lookup.h"
 #include "walk/symbolize/frame_line.h"
 
-#include <llvm/Support/Error.h>
-
 #include <functional>
+#include <llvm/Support/Error.h>
 #include <map>
 #include <memory>
 #include <optional>

@@ -1,6 +1,7 @@
 #include "walk/symbolize/symbolize_output.h"
 
 #include "common/json/json_text.h"
+
 #include <cstdio>
 #include <llvm/ADT/StringExtras.h>
 
