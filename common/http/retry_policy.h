@@ -20,7 +20,7 @@ struct RetryPolicy {
   double max_retry_after = 120; // cap of a server's Retry-After
 };
 
-// (isRetryable and retryAfterSeconds, which read answers: server_answers.h)
+// (isRetryable and retryAfterSeconds, which read answers: http_answers.h)
 
 // The wait before try `attempt` (1 = the first retry); `random01` in [0, 1).
 double backoffDelay(const RetryPolicy& policy, unsigned attempt, std::optional<double> retry_after,

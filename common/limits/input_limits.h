@@ -12,7 +12,7 @@
 
 namespace dumpsyms::limits {
 
-// --- ELF and compressed sections (object/, dwarf/) ---
+// --- ELF and compressed sections (dump/object/, dump/dwarf/) ---
 
 // A compressed section may claim to inflate to at most this many times its
 // compressed size (plus kInflateSlack): zlib reaches about 1000:1 and zstd
@@ -24,7 +24,7 @@ constexpr uint64_t kInflateSlack = uint64_t(1) << 20;
 constexpr uint64_t kMaxMiniDebugInfoMemory = uint64_t(1) << 30;
 constexpr uint64_t kMaxMiniDebugInfoOutput = uint64_t(1) << 30;
 
-// --- DWARF (dwarf/) ---
+// --- DWARF (dump/dwarf/) ---
 
 // Inlined calls nested deeper than this are left out (DWARF and PDB alike).
 // The deepest real nesting seen is 18 levels (the shared corpus's gcc 12
@@ -47,11 +47,11 @@ constexpr int kMaxBreakpadNameDepth = 128;
 // as the PDB spells it.
 constexpr int kMaxUndnameDepth = 64;
 constexpr int kMaxDiaTypeDepth = 32;
-// OMAP tables of a PDB (pdb/omap): one entry per block the rewriter
+// OMAP tables of a PDB (dump/pdb/omap): one entry per block the rewriter
 // moved; Windows' own DLLs have a few hundred thousand.
 constexpr uint64_t kMaxOmapEntries = uint64_t(1) << 24;
 
-// --- CFI and postfix (cfi/) ---
+// --- CFI and postfix (dump/cfi/, symbol_file/rules/) ---
 
 // DW_CFA_remember_state entries on one FDE's stack.
 constexpr size_t kMaxRememberedStates = 1024;
@@ -97,7 +97,7 @@ constexpr size_t kMaxHeaderInfoLine = 1024;
 // text); its index is refused, and lookups in it fail with this message.
 constexpr uint64_t kMaxIndexTableEntries = 0xfffffffeu;
 
-// --- Crash text and reports (crash_text/, symtool/) ---
+// --- Crash text and reports (walk/symbolize/, tools/symtool/) ---
 
 // A frame line (glibc, Solaris, module + offset): no real one is longer,
 // and std::regex recurses per character.
@@ -110,7 +110,7 @@ constexpr size_t kMaxCrashTextLine = size_t(1) << 20;
 // Real documents nest 2 or 3 levels.
 constexpr size_t kMaxJsonDepth = 64;
 
-// --- Core files and the stack walk (core/, stackwalk/) ---
+// --- Core files and the stack walk (walk/core/, walk/stackwalk/) ---
 
 // Program headers of a module's ELF header in a core's memory.
 constexpr uint64_t kMaxCoreModuleProgramHeaders = 256;
@@ -119,7 +119,7 @@ constexpr uint64_t kMaxCoreModuleNoteBytes = 64 * 1024;
 // Frames walked per thread.
 constexpr size_t kMaxWalkedFrames = 1024;
 
-// --- Minidumps (minidump/) ---
+// --- Minidumps (walk/minidump/) ---
 
 // Each count is also bounded by the bytes its stream holds; these bound
 // what a well-formed but absurd file may ask for. Real dumps: a few dozen
@@ -134,7 +134,7 @@ constexpr uint64_t kMaxMinidumpMemoryRanges = 1 << 20;
 // 32,767 UTF-16 units) and a module's CodeView record.
 constexpr uint64_t kMaxMinidumpStringBytes = 65536;
 constexpr uint64_t kMaxCodeViewRecordBytes = 65536;
-// A PE's export table (pe/pe_exports): the largest DLLs export a few
+// A PE's export table (dump/pe/pe_exports): the largest DLLs export a few
 // tens of thousands of names (ntdll ~2,400; libcef ~8,000), each a C name
 // or a mangled C++ name of at most a few KiB.
 constexpr uint32_t kMaxPeExports = 1 << 20;
@@ -149,7 +149,7 @@ constexpr uint64_t kMaxMinidumpTextStream = uint64_t(256) << 20;
 constexpr uint64_t kMaxMicrodumpLog = uint64_t(1) << 30;
 constexpr uint64_t kMaxMicrodumpStack = uint64_t(64) << 20;
 
-// --- Symbol servers' answers (upload/) ---
+// --- Symbol servers' answers (common/http/, store/) ---
 
 // The body of one HTTP answer; the transfer stops there. An S3 listing
 // page (1000 keys of at most 1 KiB) stays below 1.5 MiB.
@@ -166,7 +166,7 @@ constexpr int kMaxListingPages = 100000;
 // kMaxAnswerBody: this is 14 KiB/s for the largest.
 constexpr unsigned kMaxAnswerSeconds = 300;
 
-// --- Uploads received (ingest/: symstore serve) ---
+// --- Uploads received (server/ingest/: symstore serve) ---
 
 // One request's body (a PUT's .sym, a Tecken zip, a Breakpad form): the
 // largest real .sym files (a browser's) are 1-3 GiB. The server refuses a

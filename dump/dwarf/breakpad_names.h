@@ -8,7 +8,7 @@
 // the names of the scopes around it, which carries no parameters; without
 // that, after the DIE its DW_AT_abstract_origin names. Where it renames a
 // function after a DIE later in the file, so do we
-// (dwarf/breakpad_forward_references). Where it cannot follow a reference
+// (dump/dwarf/breakpad_forward_references). Where it cannot follow a reference
 // (to a DIE it never read: in a lexical block, a type unit, a dwz partial
 // unit or supplementary file) and writes `<name omitted>`, we follow it and
 // spell what we find by its rules: its spelling, our reach.

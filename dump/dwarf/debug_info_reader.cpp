@@ -46,8 +46,8 @@ struct PreparedUnits {
 };
 
 // `read_before`: the units before this .debug_info offset were read
-// already (dwarf/early_unit_walk) and are left alone. `cutter`: checks the
-// file's own units before LLVM parses them (die_overrun_guard).
+// already (dump/dwarf/early_unit_walk) and are left alone. `cutter`: checks
+// the file's own units before LLVM parses them (die_overrun_guard).
 PreparedUnits prepareUnits(DWARFContext& context, const std::vector<DWARFUnit*>& compile_units,
                            const ExtractOptions& options, unsigned threads, bool keep_all,
                            uint64_t read_before = 0, DieCutter* cutter = nullptr) {

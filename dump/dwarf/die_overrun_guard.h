@@ -34,7 +34,7 @@ DieOverrunCut cutOverrunningDies(const ElfImage& image, llvm::DWARFContext& cont
                                  std::vector<std::string>& warnings);
 
 // The same check, unit by unit, just before LLVM parses a unit, for a
-// context over the dump's own copy of the DWARF (dwarf/section_inflation):
+// context over the dump's own copy of the DWARF (dump/dwarf/section_inflation):
 // the DIEs are cut in place, the walk costs a share of each worker's time
 // rather than a pass of its own, and units read while .debug_info still
 // inflates are checked too. Thread-safe; each unit's bytes must be written

@@ -51,7 +51,8 @@ bool unitsStandAlone(llvm::StringRef abbreviations);
 // the stream ends. Returns nothing read when the file does not qualify,
 // when the stream fails, or when a unit header or abbreviation table cannot
 // be read (the ordinary reading then sees to it).
-// `cutter` checks each unit before LLVM parses it (dwarf/die_overrun_guard).
+// `cutter` checks each unit before LLVM parses it
+// (dump/dwarf/die_overrun_guard).
 // `readers` threads read the units of each stage, beside the one inflating;
 // the stream is paced to them (DwarfInflation::startPacing).
 EarlyUnits readUnitsWhileInflating(DwarfInflation& inflation, bool little_endian,

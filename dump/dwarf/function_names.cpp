@@ -105,8 +105,8 @@ FunctionNamer::Name FunctionNamer::computeName(DWARFDie die) {
         return {qualifiedName(link), true};
   // The linkage name, in C and C++ alike: in C it is an asm label (glibc's
   // `open` is `open64`), the name the code really has. Demangled as the
-  // symbol table's names are (object/demangle), so that a function has one
-  // name whichever of the two names it.
+  // symbol table's names are (dump/object/demangle), so that a function has
+  // one name whichever of the two names it.
   for (DWARFDie link : chain)
     if (const char* linkage =
             stringAttribute(link, {dwarf::DW_AT_linkage_name, dwarf::DW_AT_MIPS_linkage_name}))

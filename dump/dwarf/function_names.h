@@ -20,10 +20,10 @@ public:
                          UnitPins* pins = nullptr)
       : reader_(supplementary, pins) {}
 
-  // The demangled linkage name (object/demangle) where the DIE (or a DIE it
-  // refers to through DW_AT_specification / DW_AT_abstract_origin) has one;
-  // otherwise the name qualified by its enclosing namespaces and classes
-  // (C++) or the plain DW_AT_name (C, Go). Fortran's is DW_AT_name
+  // The demangled linkage name (dump/object/demangle) where the DIE (or a
+  // DIE it refers to through DW_AT_specification / DW_AT_abstract_origin)
+  // has one; otherwise the name qualified by its enclosing namespaces and
+  // classes (C++) or the plain DW_AT_name (C, Go). Fortran's is DW_AT_name
   // qualified by its module (`grid_mod::grid_step`) before any linkage
   // name. Empty when DWARF has no name anywhere in the chain.
   std::string name(llvm::DWARFDie die) { return lookup(die).text; }

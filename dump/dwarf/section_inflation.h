@@ -10,7 +10,7 @@
 //   each unit section is followed by zero bytes, where any such run stops.
 // - Inflating .debug_info is one zlib stream, a third of a big dump's wall
 //   time on one thread: while it runs, the units already inflated can be
-//   read (dwarf/early_unit_walk), once every other section is done.
+//   read (dump/dwarf/early_unit_walk), once every other section is done.
 #pragma once
 
 #include "dump/object/elf_image.h"

@@ -18,7 +18,7 @@ namespace dumpsyms {
 struct ExtractOptions {
   bool inlines = true;
   // Whose spelling function and inline-origin names take (--names): LLVM's,
-  // or Breakpad's dump_syms's (dwarf/breakpad_names).
+  // or Breakpad's dump_syms's (dump/dwarf/breakpad_names).
   NameStyle names = NameStyle::Llvm;
   // Names a C++ function whose DWARF has no linkage name (gcc leaves it out
   // in anonymous namespaces, clang -gline-tables-only everywhere): the

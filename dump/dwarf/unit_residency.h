@@ -29,8 +29,8 @@ public:
   // must be read before workers start (LLVM fills shared tables there).
   // Units not listed (split units, the supplementary file's) are not
   // touched: they must be parsed up front.
-  // `cutter`: checks each unit's DIEs before its first parse (dwarf/
-  // die_overrun_guard), when the bytes are the dump's own copy.
+  // `cutter`: checks each unit's DIEs before its first parse
+  // (dump/dwarf/die_overrun_guard), when the bytes are the dump's own copy.
   explicit UnitResidency(const std::vector<llvm::DWARFUnit*>& units, DieCutter* cutter = nullptr);
 
   // Parses the unit's DIEs unless they are in memory; they stay until the

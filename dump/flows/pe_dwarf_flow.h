@@ -3,7 +3,7 @@
 // in a companion `objcopy --only-keep-debug` made (--debug-file, or found
 // by the PE's .gnu_debuglink as on ELF), or a companion dumped alone. The
 // PE's sections reach the one DWARF and CFI readers through an ELF view
-// (pe/pe_dwarf_view); MODULE and INFO are a PE's (windows, the CodeView id
+// (dump/pe/pe_dwarf_view); MODULE and INFO are a PE's (windows, the CodeView id
 // or 33 zeros, ImageBase-relative addresses); PUBLIC from the COFF symbol
 // table and the exports; STACK CFI from .eh_frame/.debug_frame, then the
 // exception directory for the code they leave out.

@@ -2,7 +2,7 @@
 // one), or a PE whose CodeView record leads to its PDB. Functions, lines,
 // inlined calls, publics and STACK WIN come from the PDB; INFO CODE_ID and
 // the x64 STACK CFI from the PE. A PE without a PDB goes on to the PE/DWARF
-// flow (MinGW builds: dump_flow/pe_dwarf_flow) or, with neither DWARF nor
+// flow (MinGW builds: dump/flows/pe_dwarf_flow) or, with neither DWARF nor
 // symbols, to the PE-only flow.
 #pragma once
 

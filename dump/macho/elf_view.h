@@ -1,8 +1,8 @@
-// A Mach-O image's DWARF and DWARF CFI as an ELF image (object/elf_section_view),
-// so that the one DWARF reader (dwarf/) and CFI reader (cfi/) read them as
-// they read any ELF file's: the __DWARF,__debug_* sections under their ELF
-// names (__debug_str_offs is .debug_str_offsets), and __TEXT,__eh_frame as
-// .eh_frame at its address.
+// A Mach-O image's DWARF and DWARF CFI as an ELF image
+// (dump/object/elf_section_view), so that the one DWARF reader (dump/dwarf/)
+// and CFI reader (dump/cfi/) read them as they read any ELF file's: the
+// __DWARF,__debug_* sections under their ELF names (__debug_str_offs is
+// .debug_str_offsets), and __TEXT,__eh_frame as .eh_frame at its address.
 #pragma once
 
 #include "dump/macho/macho_image.h"

@@ -17,10 +17,10 @@ enum class NameStyle { Llvm, Breakpad };
 // The demangled form of `name`, or `name` itself when it is not mangled:
 // LLVM's spelling (Itanium C++, Rust v0), except where a language's own
 // tools read names better: Rust's legacy names lose their per-build hash
-// (object/rust_demangle), D names are read by object/dlang_demangle (LLVM
-// 19 reads none with a type), and gfortran's module procedures
-// (`__grid_mod_MOD_grid_step`) are `grid_mod::grid_step`, as their DWARF
-// names them.
+// (dump/object/rust_demangle), D names are read by
+// dump/object/dlang_demangle (LLVM 19 reads none with a type), and
+// gfortran's module procedures (`__grid_mod_MOD_grid_step`) are
+// `grid_mod::grid_step`, as their DWARF names them.
 std::string demangle(llvm::StringRef name);
 
 // `module::procedure` for gfortran's `__module_MOD_procedure`, or nothing.

@@ -2,8 +2,8 @@
 // ELF headers sit on a page of their own and the file is mapped right after
 // them, so each section's data is the file's own bytes. Formats that carry
 // DWARF outside ELF (Mach-O's __DWARF segment, a PE's .debug_* sections) are
-// so read by the one DWARF reader (dwarf/) and CFI reader (cfi/), with every
-// guard they have.
+// so read by the one DWARF reader (dump/dwarf/) and CFI reader (dump/cfi/),
+// with every guard they have.
 #pragma once
 
 #include "dump/object/elf_image.h"

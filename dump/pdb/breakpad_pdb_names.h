@@ -3,11 +3,11 @@
 // symbol files keep matching ours. It asks DIA for each symbol's
 // undecorated name and then edits it:
 //   - DIA undecorates the decorated (linker) name of the public symbol at
-//     the function's address with undname's rules (pdb/undname_printer);
+//     the function's address with undname's rules (dump/pdb/undname_printer);
 //     a name LLVM left a ".llvm.NNN" or "$<32 hex digits>" suffix on is
 //     undecorated without it;
 //   - a function with internal linkage has no public symbol: DIA spells
-//     its type instead, "static RET NAME(PARAMS)" (pdb/dia_local_names);
+//     its type instead, "static RET NAME(PARAMS)" (dump/pdb/dia_local_names);
 //   - a trailing "(void)" becomes "()";
 //   - a C name (no ':' or '(') loses its x86 decoration: "_f@8" (stdcall)
 //     and "@f@8" (fastcall) give "f" and 8 bytes of stack parameters

@@ -2,7 +2,8 @@
 // the IPI stream (LF_FUNC_ID or LF_MFUNC_ID). Spelled as llvm-symbolizer
 // spells inline frames: the scope (a namespace string id, or the class type
 // of a member) joined by "::" to the function's name. A cross-module id
-// (MSVC /GL) is first resolved to the IPI stream's (pdb/cross_module_ids).
+// (MSVC /GL) is first resolved to the IPI stream's
+// (dump/pdb/cross_module_ids).
 #pragma once
 
 #include "dump/pdb/cross_module_ids.h"

@@ -3,8 +3,8 @@
 // CodeView's segment:offset addresses into RVAs.
 //
 // LLVM's reader reports problems as llvm::Error; every one is consumed here
-// or turned into an error naming the file. Nothing else outside pdb/ sees
-// LLVM's PDB types.
+// or turned into an error naming the file. Nothing else outside dump/pdb/
+// sees LLVM's PDB types.
 #pragma once
 
 #include "dump/pdb/omap.h"

@@ -1,9 +1,10 @@
-// A PE's DWARF and DWARF CFI as an ELF image (object/elf_section_view), so
-// that the one DWARF reader (dwarf/) and CFI reader (cfi/) read what MinGW's
-// GCC and Clang (and Rust's *-pc-windows-gnu) put into a PE: the .debug_*
-// sections, .eh_frame (i686 MinGW unwinds with it) at its virtual address,
-// and .gnu_debuglink, which names a separate debug file as on ELF. DWARF in
-// a PE gives virtual addresses (ImageBase + RVA), as the sections have here.
+// A PE's DWARF and DWARF CFI as an ELF image (dump/object/elf_section_view),
+// so that the one DWARF reader (dump/dwarf/) and CFI reader (dump/cfi/) read
+// what MinGW's GCC and Clang (and Rust's *-pc-windows-gnu) put into a PE:
+// the .debug_* sections, .eh_frame (i686 MinGW unwinds with it) at its
+// virtual address, and .gnu_debuglink, which names a separate debug file as
+// on ELF. DWARF in a PE gives virtual addresses (ImageBase + RVA), as the
+// sections have here.
 #pragma once
 
 #include "dump/object/elf_image.h"

@@ -1,7 +1,7 @@
 // The pages of `symstore serve` (docs/PAGES.md): routes a page request to
 // the libraries that answer it -- the store catalog, the module summaries
 // (stats and coverage), the lookup index, the validator and the differ,
-// the walker -- and hands their values to a printer in pages/.
+// the walker -- and hands their values to a printer in server/pages/.
 //   GET  /                                  the store, the search (?q=, &page=)
 //   GET  /ui/module/<debug_file>/<DEBUG_ID>  a module (?address= looks one up)
 //   GET  /ui/check, POST /ui/check          a .sym checked, not stored

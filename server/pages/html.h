@@ -23,7 +23,7 @@ std::string groupedNumber(uint64_t value);
 std::string byteSize(uint64_t bytes);
 // part/whole as "97.4%" ("-" when whole is 0).
 std::string percentOf(uint64_t part, uint64_t whole);
-// (Addresses: hexAddress in walk_output/walk_printers.h.)
+// (Addresses: hexAddress in walk/printers/walk_printers.h.)
 // "2026-12-05 03:41 UTC".
 std::string utcTime(int64_t seconds_since_epoch);
 

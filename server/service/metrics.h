@@ -1,7 +1,7 @@
 // The counters `/metrics` shows, in Prometheus' text format 0.0.4:
 // requests by route and status, response bytes by route, a latency
-// histogram, and the upload counters ingest/ keeps. Updated from every
-// server thread.
+// histogram, and the upload counters server/ingest/ keeps. Updated from
+// every server thread.
 #pragma once
 
 #include "server/ingest/upload_service.h"

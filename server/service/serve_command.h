@@ -1,6 +1,7 @@
 // `symstore serve STORE`: the store as a symbol server for every consumer
-// (downloads/), with uploads (ingest/), tokens, metrics and an access log,
-// until SIGTERM or SIGINT, which let the requests in flight finish.
+// (server/downloads/), with uploads (server/ingest/), tokens, metrics and an
+// access log, until SIGTERM or SIGINT, which let the requests in flight
+// finish.
 #pragma once
 
 #include <cstdint>

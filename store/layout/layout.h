@@ -24,7 +24,7 @@ std::string symbolFilePath(const std::string& store_root, const std::string& deb
 
 // Where a module's symbol file goes in a store: symbolFileRelativePath, or,
 // for a null debug id, the code-id path <code_file>/<code_id>/<code_file>.sym
-// (store/code_id_index), so that no build's file stands for another's.
+// (store/layout/code_id_index), so that no build's file stands for another's.
 std::string moduleRelativePath(const std::string& debug_file, const DebugId& debug_id,
                                const std::string& code_file, const CodeId& code_id);
 

@@ -1,5 +1,5 @@
 // What a sym-upload-v2 (breakpad-v2) server answers, read without a socket:
-// the client's half of the protocol symbol_protocols/sym_upload_v2.h
+// the client's half of the protocol store/protocols/sym_upload_v2.h
 // describes (the server writes these answers in server/ingest).
 #pragma once
 

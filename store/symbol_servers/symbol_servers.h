@@ -4,8 +4,8 @@
 // URL/<code_file>/<code_id>/<code_file>.sym (servers answer it with a
 // redirect to the first form). What is fetched goes into the cache and is
 // read from there; misses are remembered there for a while. Requests are
-// retried by upload/'s policy; a server that still fails is reported once
-// and not asked again in this run, and the caller goes on without it.
+// retried by common/http/'s policy; a server that still fails is reported
+// once and not asked again in this run, and the caller goes on without it.
 #pragma once
 
 #include "common/http/retry_policy.h"

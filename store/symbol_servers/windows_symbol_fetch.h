@@ -5,8 +5,8 @@
 // cabinet, expanded here), else a `<name>/<key>/file.ptr` redirect. What a
 // server gives is kept in its nearest downstream store, in the same layout,
 // written atomically; the stores are looked in before the server. Requests
-// go through upload/'s HTTP client and retry policy; a server that fails is
-// reported once and not asked again in this run.
+// go through common/http/'s HTTP client and retry policy; a server that
+// fails is reported once and not asked again in this run.
 #pragma once
 
 #include "common/http/retry_policy.h"

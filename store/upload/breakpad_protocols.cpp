@@ -11,8 +11,8 @@
 // sym_upload sends the completion body as JSON-like text labelled
 // "application/son", we send the same fields as JSON.
 //
-// Paths, field names and bodies: symbol_protocols/, which the server
-// (ingest/) reads them with.
+// Paths, field names and bodies: store/protocols/, which the server
+// (server/ingest/) reads them with.
 #include "store/protocols/auth.h"
 #include "store/protocols/breakpad_v1.h"
 #include "store/protocols/sym_upload_v2.h"

@@ -85,7 +85,7 @@ llvm::Expected<std::unique_ptr<UploadProtocol>> makeUploadProtocol(const UploadC
 // An error unless --to is an http:// or https:// URL.
 llvm::Error requireHttpUrl(const UploadConfig& config);
 std::string joinUrl(const std::string& base, const std::string& relative_path);
-// (describeFailure, which quotes an answer: server_answers.h)
+// (describeFailure, which quotes an answer: common/http/http_answers.h)
 // A file's bytes to send: as stored, or gzip-compressed (then `gzipped` is set).
 llvm::Expected<std::string> readBody(const StoredSymbolFile& file, bool gzip);
 // A kept binary or .build-id entry, sent as stored (never compressed) and

@@ -3,7 +3,7 @@
 
 dump_syms reads the compile units of a zlib-compressed .debug_info whose
 bytes have inflated while the rest of the stream still inflates
-(dwarf/early_unit_walk). How many it reads so depends on timing; the output
+(dump/dwarf/early_unit_walk). How many it reads so depends on timing; the output
 must not. Builds a library of many units with compressed DWARF (the memory
 guard's source: 56 MB of .debug_info that inflate fast), dumps it at -j1
 (which never reads early) and at -j2 and -j4, several times, and requires

@@ -1,7 +1,7 @@
 // What a download client sends symstore serve, read by every parser the
-// download side has (downloads/, store/layout's path checks, serve/'s
-// tokens). The input is lines, cut at the first NUL each as libmicrohttpd
-// hands a handler C strings:
+// download side has (server/downloads/, store/layout's path checks,
+// server/service/'s tokens). The input is lines, cut at the first NUL each
+// as libmicrohttpd hands a handler C strings:
 //   0  the path ("HEAD " in front makes the request a HEAD)
 //   1  Range                 4  If-Modified-Since
 //   2  Accept-Encoding       5  If-Range

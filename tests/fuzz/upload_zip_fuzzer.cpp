@@ -1,5 +1,5 @@
-// A Tecken upload's zip as the server reads it (ingest/upload_zip): entry
-// names checked, links and encryption refused, inflation counted against
+// A Tecken upload's zip as the server reads it (server/ingest/upload_zip):
+// entry names checked, links and encryption refused, inflation counted against
 // the caps (small ones here, so that a bomb is reached in a few
 // milliseconds), each entry's text then checked as a .sym filed under it.
 //

@@ -1,5 +1,5 @@
-// symstore serve's downloads (downloads/): the parsing of what clients
-// send (paths, Range, validators, Accept-Encoding) against the RFCs'
+// symstore serve's downloads (server/downloads/): the parsing of what
+// clients send (paths, Range, validators, Accept-Encoding) against the RFCs'
 // examples, and DownloadService over a directory store: every route, the
 // spellings clients use, 304/206/416/302/404, gzip inflated again by zlib.
 #include "server/downloads/accept_encoding.h"

@@ -1,4 +1,4 @@
-// Names of other languages' symbols in LLVM's spelling (object/demangle):
+// Names of other languages' symbols in LLVM's spelling (dump/object/demangle):
 // Rust legacy names without their hash, D names as binutils' c++filt -s
 // dlang prints them, gfortran's module procedures, and the symbol index
 // that names code by a sized symbol before a size-0 label. The expected

@@ -1,4 +1,4 @@
-// ISA-L's inflation of zlib streams (object/zlib_inflate) against zlib's
+// ISA-L's inflation of zlib streams (dump/object/zlib_inflate) against zlib's
 // own: the same bytes for what both accept, a refusal for every damaged
 // stream, and zlib behind ISA-L for what only zlib takes.
 #include "dump/object/compressed_section.h"

@@ -1,5 +1,5 @@
 // dump_syms: writes the Breakpad symbol file of a binary (ELF, PDB/PE,
-// Mach-O): the command line, progress and exit codes over dump_flow/.
+// Mach-O): the command line, progress and exit codes over dump/flows/.
 #include "common/command_line/command_line.h"
 #include "common/files/atomic_file.h"
 #include "common/progress/progress.h"

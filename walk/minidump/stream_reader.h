@@ -3,7 +3,7 @@
 // module_streams (modules, unloaded modules, their mapped extents),
 // memory_streams (MemoryList, Memory64List), process_streams (system and
 // misc info, BreakpadInfo, assertion, the Linux streams). Internal to
-// minidump/: minidump_snapshot.h is the interface.
+// walk/minidump/: minidump_snapshot.h is the interface.
 #pragma once
 
 #include "walk/minidump/cpu_context.h"

@@ -1,6 +1,6 @@
 // The words `symtool stackwalk --json` uses for what the walk holds as
 // enums and flags: a frame's trust, a module's symbol status, a thread's
-// signal. Shared with the walk page (pages/walk_page), whose data-
+// signal. Shared with the walk page (server/pages/walk_page), whose data-
 // attributes promise the JSON's values, so that the two cannot drift.
 #pragma once
 

@@ -1,5 +1,5 @@
-// How a walked process is printed. The walk's result (stackwalk/
-// process_walk.h) is read, never changed: no printer walks.
+// How a walked process is printed. The walk's result
+// (walk/stackwalk/process_walk.h) is read, never changed: no printer walks.
 //   text              ours, for people: a debugger-like backtrace per thread
 //   json              ours, for programs (threads, frames, modules, the crash)
 //   breakpad          Breakpad's minidump_stackwalk human output, byte for byte

@@ -2,7 +2,8 @@
 // or a minidump): its threads with their registers, the memory the file
 // holds, the modules it had loaded with their identities, the crash, and
 // facts about the system. The stack walker and the printers read only
-// this; core/ and minidump/ produce it. Plain values: nothing here parses.
+// this; walk/core/ and walk/minidump/ produce it. Plain values: nothing
+// here parses.
 #pragma once
 
 #include "common/ids/build_id.h"
