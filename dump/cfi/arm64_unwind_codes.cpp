@@ -7,33 +7,19 @@
 namespace dumpsyms::arm64_unwind {
 
 Step save(Step::Kind kind, uint8_t first, uint8_t second, uint32_t offset, uint32_t writeback) {
-  Step step;
-  step.kind = kind;
-  step.first = first;
-  step.second = second;
-  step.offset = offset;
-  step.size = writeback;
-  return step;
+  return Step{.kind = kind, .size = writeback, .offset = offset, .first = first, .second = second};
 }
 
 Step allocate(uint32_t size) {
-  Step step;
-  step.kind = Step::Allocate;
-  step.size = size;
-  return step;
+  return Step{.kind = Step::Allocate, .size = size};
 }
 
 Step setFrame(uint32_t offset) {
-  Step step;
-  step.kind = Step::SetFrame;
-  step.offset = offset;
-  return step;
+  return Step{.kind = Step::SetFrame, .offset = offset};
 }
 
 Step marker(Step::Kind kind) {
-  Step step;
-  step.kind = kind;
-  return step;
+  return Step{.kind = kind};
 }
 
 namespace {

@@ -73,6 +73,33 @@ struct Prologue {
   std::vector<std::pair<uint64_t, FrameState>> rows; // (offset from the start, state)
 };
 
+// Where a prologue stands while it is followed: the CFA and how far the
+// stack pointer has moved below it. While the CFA is reckoned from the
+// stack pointer, its offset moves with every push and allocation.
+struct PrologueWalk {
+  PrologueWalk(const FrameState& entry, std::string stack_pointer, int64_t entry_depth)
+      : cfa_register(entry.cfa_register), cfa_offset(entry.cfa_offset), depth(entry_depth),
+        stack_pointer_(std::move(stack_pointer)) {}
+
+  // Ends the step of one instruction, the next one starting at `end`.
+  void finish(PrologueStep step, uint64_t end) {
+    if (cfa_register == stack_pointer_)
+      cfa_offset = depth;
+    step.cfa_register = cfa_register;
+    step.cfa_offset = cfa_offset;
+    step.end = end;
+    steps.push_back(std::move(step));
+  }
+
+  std::vector<PrologueStep> steps;
+  std::string cfa_register;
+  int64_t cfa_offset;
+  int64_t depth; // CFA - stack pointer
+
+private:
+  std::string stack_pointer_;
+};
+
 // The rows of the steps. A register still holds its value until the body
 // changes it, so its save is described once the prologue is done (as
 // LLVM's CFI does), unless a later prologue instruction changes it (the
@@ -194,10 +221,7 @@ Prologue followX64(llvm::StringRef code, const FrameState& entry) {
   static const char* const kPushNames[16] = {"$rax", "$rcx", "$rdx", "$rbx", "$rsp", "$rbp",
                                              "$rsi", "$rdi", "$r8",  "$r9",  "$r10", "$r11",
                                              "$r12", "$r13", "$r14", "$r15"};
-  std::vector<PrologueStep> steps;
-  std::string cfa_register = entry.cfa_register;
-  int64_t cfa_offset = entry.cfa_offset;
-  int64_t depth = 8; // CFA - %rsp
+  PrologueWalk walk(entry, "$rsp", 8); // CFA - %rsp is 8 at the entry
   auto byte = [&](size_t i) { return static_cast<uint8_t>(code[i]); };
   size_t at = 0;
   while (at < code.size() && at < 256) {
@@ -211,8 +235,8 @@ Prologue followX64(llvm::StringRef code, const FrameState& entry) {
     } else if (b0 == 0x41 && at + 1 < code.size() && byte(at + 1) >= 0x50 && byte(at + 1) <= 0x57) {
       pushed = 8 + byte(at + 1) - 0x50, length = 2;
     } else if (b0 == 0x48 && at + 2 < code.size() && byte(at + 1) == 0x89 && byte(at + 2) == 0xe5) {
-      cfa_register = "$rbp";
-      cfa_offset = depth; // %rbp is %rsp now
+      walk.cfa_register = "$rbp";
+      walk.cfa_offset = walk.depth; // %rbp is %rsp now
       step.changes.push_back("$rbp");
       length = 3;
     } else if (b0 == 0x48 && at + 3 < code.size() && byte(at + 1) == 0x83 && byte(at + 2) == 0xec) {
@@ -223,24 +247,19 @@ Prologue followX64(llvm::StringRef code, const FrameState& entry) {
       break;
     }
     if (pushed >= 0) {
-      depth += 8;
+      walk.depth += 8;
       // Only callee-saved registers are worth restoring (rax pushed to
       // align the stack is not).
       std::string name = kPushNames[pushed];
       if (name == "$rbx" || name == "$rbp" || name == "$r12" || name == "$r13" || name == "$r14" ||
           name == "$r15")
-        step.stores.emplace(name, -depth);
+        step.stores.emplace(name, -walk.depth);
     }
-    depth += sub;
-    if (cfa_register == "$rsp")
-      cfa_offset = depth;
-    step.cfa_register = cfa_register;
-    step.cfa_offset = cfa_offset;
+    walk.depth += sub;
     at += length;
-    step.end = at;
-    steps.push_back(std::move(step));
+    walk.finish(std::move(step), at);
   }
-  return rowsOf(entry, steps);
+  return rowsOf(entry, walk.steps);
 }
 
 std::optional<CfiFrame> x64Frame(const CompactUnwindEntry& entry, llvm::StringRef code,
@@ -316,10 +335,7 @@ std::string arm64Register(uint32_t number) {
 // offset from sp), `stp` of D registers (which only move sp, pre-indexed),
 // `sub sp, sp, #n`, `add x29, sp, #n` (`mov x29, sp`), `pacibsp`.
 Prologue followArm64(llvm::StringRef code, const FrameState& entry) {
-  std::vector<PrologueStep> steps;
-  std::string cfa_register = entry.cfa_register;
-  int64_t cfa_offset = entry.cfa_offset;
-  int64_t depth = 0; // CFA - sp
+  PrologueWalk walk(entry, "sp", 0); // CFA - sp is 0 at the entry
   for (size_t at = 0; at + 4 <= code.size() && at < 256; at += 4) {
     uint32_t w = llvm::support::endian::read32le(code.data() + at);
     uint32_t rt = w & 31, rn = (w >> 5) & 31, rt2 = (w >> 10) & 31;
@@ -333,33 +349,28 @@ Prologue followArm64(llvm::StringRef code, const FrameState& entry) {
     };
     if (w == 0xd503237f) {                                   // pacibsp
     } else if ((w & 0xffc00000) == 0xa9800000 && rn == 31) { // stp Xt, Xt2, [sp, #imm]!
-      depth -= imm7 * 8;
-      store(rt, -depth);
-      store(rt2, -depth + 8);
+      walk.depth -= imm7 * 8;
+      store(rt, -walk.depth);
+      store(rt2, -walk.depth + 8);
     } else if ((w & 0xffc00000) == 0xa9000000 && rn == 31) { // stp Xt, Xt2, [sp, #imm]
-      store(rt, imm7 * 8 - depth);
-      store(rt2, imm7 * 8 - depth + 8);
+      store(rt, imm7 * 8 - walk.depth);
+      store(rt2, imm7 * 8 - walk.depth + 8);
     } else if ((w & 0xffc00000) == 0x6d800000 && rn == 31) { // stp Dt, Dt2, [sp, #imm]!
-      depth -= imm7 * 8;
+      walk.depth -= imm7 * 8;
     } else if ((w & 0xffc00000) == 0x6d000000 && rn == 31) {             // stp Dt, Dt2, [sp, #imm]
     } else if ((w & 0xff800000) == 0xd1000000 && rn == 31 && rt == 31) { // sub sp, sp, #imm
-      depth += static_cast<int64_t>((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0);
+      walk.depth += static_cast<int64_t>((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0);
     } else if ((w & 0xff800000) == 0x91000000 && rn == 31 && rt == 29) { // add x29, sp, #imm
       int64_t imm = static_cast<int64_t>((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0);
-      cfa_register = "x29";
-      cfa_offset = depth - imm;
+      walk.cfa_register = "x29";
+      walk.cfa_offset = walk.depth - imm;
       step.changes.push_back("x29");
     } else {
       break;
     }
-    if (cfa_register == "sp")
-      cfa_offset = depth;
-    step.cfa_register = cfa_register;
-    step.cfa_offset = cfa_offset;
-    step.end = at + 4;
-    steps.push_back(std::move(step));
+    walk.finish(std::move(step), at + 4);
   }
-  return rowsOf(entry, steps);
+  return rowsOf(entry, walk.steps);
 }
 
 std::optional<CfiFrame> arm64Frame(const CompactUnwindEntry& entry, llvm::StringRef code,

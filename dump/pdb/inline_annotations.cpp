@@ -1,28 +1,13 @@
 #include "dump/pdb/inline_annotations.h"
 
+#include <llvm/DebugInfo/CodeView/CodeView.h>
 #include <optional>
 
 namespace dumpsyms {
 
 namespace {
 
-// CodeView's BinaryAnnotationsOpCode values.
-enum Opcode : uint32_t {
-  Invalid = 0,
-  CodeOffset = 1,
-  ChangeCodeOffsetBase = 2,
-  ChangeCodeOffset = 3,
-  ChangeCodeLength = 4,
-  ChangeFile = 5,
-  ChangeLineOffset = 6,
-  ChangeLineEndDelta = 7,
-  ChangeRangeKind = 8,
-  ChangeColumnStart = 9,
-  ChangeColumnEndDelta = 10,
-  ChangeCodeOffsetAndLineOffset = 11,
-  ChangeCodeLengthAndCodeOffset = 12,
-  ChangeColumnEnd = 13,
-};
+using Op = llvm::codeview::BinaryAnnotationsOpCode;
 
 class Reader {
 public:
@@ -78,22 +63,22 @@ std::vector<InlinePiece> decodeInlineAnnotations(llvm::ArrayRef<uint8_t> annotat
   Reader reader(annotations);
   while (!reader.done()) {
     std::optional<uint32_t> opcode = reader.unsignedValue();
-    if (!opcode || *opcode == Invalid)
+    if (!opcode || static_cast<Op>(*opcode) == Op::Invalid)
       break; // the stream is padded with zeros
     std::optional<uint32_t> a = reader.unsignedValue();
     if (!a)
       break;
-    switch (*opcode) {
-    case ChangeCodeOffset:
+    switch (static_cast<Op>(*opcode)) {
+    case Op::ChangeCodeOffset:
       offset += *a;
       begin(std::nullopt);
       break;
-    case ChangeCodeOffsetAndLineOffset:
+    case Op::ChangeCodeOffsetAndLineOffset:
       line += signedOperand(*a >> 4);
       offset += *a & 0xf;
       begin(std::nullopt);
       break;
-    case ChangeCodeLengthAndCodeOffset: {
+    case Op::ChangeCodeLengthAndCodeOffset: {
       std::optional<uint32_t> delta = reader.unsignedValue();
       if (!delta)
         return pieces;
@@ -101,26 +86,26 @@ std::vector<InlinePiece> decodeInlineAnnotations(llvm::ArrayRef<uint8_t> annotat
       begin(*a);
       break;
     }
-    case ChangeCodeLength:
+    case Op::ChangeCodeLength:
       if (open) {
         pieces.back().end = pieces.back().start + *a;
         open = false;
       }
       offset += *a;
       break;
-    case ChangeFile:
+    case Op::ChangeFile:
       file = *a;
       break;
-    case ChangeLineOffset:
+    case Op::ChangeLineOffset:
       line += signedOperand(*a);
       break;
-    case CodeOffset:
-    case ChangeCodeOffsetBase:
-    case ChangeLineEndDelta:
-    case ChangeRangeKind:
-    case ChangeColumnStart:
-    case ChangeColumnEndDelta:
-    case ChangeColumnEnd:
+    case Op::CodeOffset:
+    case Op::ChangeCodeOffsetBase:
+    case Op::ChangeLineEndDelta:
+    case Op::ChangeRangeKind:
+    case Op::ChangeColumnStart:
+    case Op::ChangeColumnEndDelta:
+    case Op::ChangeColumnEnd:
       break; // nothing a symbol file records
     default:
       return pieces; // unknown opcode: its operands cannot be skipped
