@@ -173,6 +173,9 @@ constexpr unsigned kMaxAnswerSeconds = 300;
 // larger Content-Length with 413 before reading, and a chunked body at
 // this many bytes. `symstore serve --max-upload` lowers or raises it.
 constexpr uint64_t kMaxUploadBody = uint64_t(4) << 30;
+// A crash report posted to the inbox, compressed and inflated alike
+// (--max-crash): Socorro's collector's 25 MiB.
+constexpr uint64_t kMaxCrashSubmission = uint64_t(25) << 20;
 // The pages' uploads, which are parsed in memory rather than stored: a
 // .sym checked on /ui/check (its model takes about five times its size;
 // Debian's largest, ceph-osd's, is 171 MB) and a dump walked on /ui/walk
@@ -205,5 +208,26 @@ inline std::string overLimit(std::string_view what, uint64_t limit, std::string_
   return std::string(what) + " is over the limit of " + std::to_string(limit) + " " +
          std::string(unit);
 }
+
+// The crash inbox (server/crashes/). A form's preamble, one part's headers
+// and its boundary are held while the body streams past: clients send a
+// few dozen bytes of each (RFC 2046 allows a boundary of 70).
+constexpr size_t kMaxMultipartPreamble = 64 * 1024;
+constexpr size_t kMaxPartHeaders = 16 * 1024;
+constexpr size_t kMaxMultipartBoundary = 200;
+// A crash's text fields together, their count, and its file parts:
+// Crashpad's clients keep a few dozen annotations of a few hundred bytes
+// and attach a log or two.
+constexpr size_t kMaxCrashAnnotationBytes = 1024 * 1024;
+constexpr size_t kMaxCrashAnnotations = 1000;
+constexpr size_t kMaxCrashAttachments = 16;
+// A JSON crash report (a few lines of backtrace and a dozen fields), held
+// to be parsed; a logged backtrace read for symbolizing.
+constexpr uint64_t kMaxCrashReport = 1024 * 1024;
+constexpr uint64_t kMaxCrashText = 4 * 1024 * 1024;
+// A frame name a signature rule is matched against (std::regex recurses
+// per character); a rule file.
+constexpr size_t kMaxMatchedFrameName = 1024;
+constexpr uint64_t kMaxSignatureRuleFile = 1024 * 1024;
 
 } // namespace dumpsyms::limits

@@ -6,6 +6,7 @@
 #include "dump/release/child_process.h"
 #include "dump/release/dump_scheduler.h"
 #include "dump/release/memory_limit.h"
+#include "store/layout/releases.h"
 
 #include <chrono>
 #include <csignal>
@@ -212,6 +213,17 @@ int runAdd(const AddOptions& options) {
       std::fprintf(stderr, "symstore: error: %s\n", llvm::toString(std::move(error)).c_str());
       failed = true;
     }
+  if (!options.release.empty()) {
+    auto name = parseReleaseName(options.release);
+    llvm::Error error =
+        name ? recordRelease(options.store, releaseOf(name->first, name->second, manifest))
+             : llvm::createStringError("--release " + options.release +
+                                       ": expected PRODUCT/VERSION");
+    if (error) {
+      std::fprintf(stderr, "symstore: error: %s\n", llvm::toString(std::move(error)).c_str());
+      failed = true;
+    }
+  }
   std::string shards = options.shard.count > 1
                            ? "; " + std::to_string(t.other_shards) + " left to other shards"
                            : "";

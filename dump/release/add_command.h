@@ -20,6 +20,9 @@ struct AddOptions {
   // 0: no more than the largest dump (dump/release/memory_limit.h).
   uint64_t memory_limit = 0;
   std::string manifest;
+  // --release PRODUCT/VERSION: record the release's modules in the store
+  // (store/layout/releases.h); "" for none.
+  std::string release;
   bool force = false;
   ShardSpec shard;
   bool verbose = false;

@@ -58,6 +58,14 @@ struct ServerResponse {
   static ServerResponse text(int status, std::string reason);
 };
 
+// How one request's body is received: its size cap, and whether a
+// multipart form is taken apart into fields (else it is spooled as it came:
+// a route that inflates or parses its body itself).
+struct BodyPlan {
+  uint64_t max_bytes = 0;
+  bool parse_form = true;
+};
+
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;                     // 0: any free port
@@ -65,6 +73,9 @@ struct HttpServerOptions {
   unsigned connection_timeout_seconds = 30; // a client idle this long is dropped
   uint64_t max_body_bytes = 0;              // required: bodies larger are refused with 413
   std::string spool_dir;                    // where bodies are spooled
+  // Per request, from its headers: unset, every body is capped at
+  // max_body_bytes and forms are taken apart.
+  std::function<BodyPlan(const ServerRequest&)> body_plan;
 };
 
 class HttpServer {

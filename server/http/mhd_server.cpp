@@ -259,6 +259,9 @@ private:
       // "100 Continue", drops the body and closes the connection.
       return answer(connection, state, std::move(*refusal));
     }
+    BodyPlan plan{options_.max_body_bytes, true};
+    if (options_.body_plan)
+      plan = options_.body_plan(request);
     std::string length = request.header("content-length");
     // Repeated Content-Length headers were joined with commas: the body's
     // end would be ambiguous, as in request smuggling.
@@ -268,17 +271,17 @@ private:
       errno = 0;
       char* end = nullptr;
       unsigned long long declared = std::strtoull(length.c_str(), &end, 10);
-      if (*end == 0 && errno == 0 && declared > options_.max_body_bytes)
-        return answer(connection, state,
-                      ownAnswer(413, "the body is larger than " +
-                                         std::to_string(options_.max_body_bytes) + " bytes"));
+      if (*end == 0 && errno == 0 && declared > plan.max_bytes)
+        return answer(
+            connection, state,
+            ownAnswer(413, "the body is larger than " + std::to_string(plan.max_bytes) + " bytes"));
     }
     // A request without a body is answered on the next call: an answer
     // queued now would count as early and close the connection.
     if (!has_body)
       return MHD_YES;
-    state.body = std::make_unique<RequestBody>(options_.spool_dir, options_.max_body_bytes);
-    if (isMultipartForm(request) && !state.body->startForm(connection))
+    state.body = std::make_unique<RequestBody>(options_.spool_dir, plan.max_bytes);
+    if (plan.parse_form && isMultipartForm(request) && !state.body->startForm(connection))
       return answer(connection, state,
                     ownAnswer(400, "the multipart/form-data body has no boundary"));
     return MHD_YES;

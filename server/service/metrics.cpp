@@ -94,6 +94,8 @@ std::string ServerMetrics::text() const {
   out +=
       "symstore_auth_refusals_total{status=\"401\"} " + std::to_string(unauthorized_.load()) + "\n";
   out += "symstore_auth_refusals_total{status=\"403\"} " + std::to_string(forbidden_.load()) + "\n";
+  for (const auto& source : sources_)
+    out += source();
   return out;
 }
 

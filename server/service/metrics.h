@@ -10,10 +10,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -28,6 +30,8 @@ public:
 
   // The whole exposition, every line a sample or a comment.
   std::string text() const;
+  // More lines of the exposition, asked for each time (the crash inbox's).
+  void addSource(std::function<std::string()> source) { sources_.push_back(std::move(source)); }
 
 private:
   static constexpr std::array<double, 12> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -40,6 +44,7 @@ private:
   double seconds_sum_ = 0;
   uint64_t seconds_count_ = 0;
   std::atomic<uint64_t> unauthorized_{0}, forbidden_{0};
+  std::vector<std::function<std::string()>> sources_;
 };
 
 } // namespace dumpsyms

@@ -3,6 +3,7 @@
 #include "common/files/user_cache_dir.h"
 #include "common/limits/input_limits.h"
 #include "server/browse/browse_service.h"
+#include "server/crashes/crash_inbox.h"
 #include "server/downloads/download_service.h"
 #include "server/http/http_server.h"
 #include "server/http/listen_address.h"
@@ -79,6 +80,23 @@ std::optional<uint64_t> parseByteSize(const std::string& text) {
   return value << shift;
 }
 
+// "N/min" (or N alone): crashes a minute.
+std::optional<unsigned> parseCrashRate(const std::string& text) {
+  std::string number = text;
+  if (size_t slash = text.find('/'); slash != std::string::npos) {
+    if (text.substr(slash) != "/min" && text.substr(slash) != "/m")
+      return std::nullopt;
+    number = text.substr(0, slash);
+  }
+  if (number.empty() || number.size() > 9 ||
+      number.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  unsigned value = static_cast<unsigned>(std::stoul(number));
+  if (value == 0)
+    return std::nullopt;
+  return value;
+}
+
 int runServe(const ServeOptions& options) {
   auto listen = parseListenAddress(options.listen);
   if (!listen)
@@ -137,9 +155,61 @@ int runServe(const ServeOptions& options) {
     pages_settings.upload_token_allowed = [&tokens](const std::string& token) {
       return (tokens.permissions(token) & kPermissionUpload) != 0;
     };
+  std::string pages_settings_store_directory = pages_settings.store_directory;
   BrowseService pages(**backend, catalog, std::move(pages_settings));
-  SymbolService service(tokens, SymbolServiceSettings{options.private_downloads}, downloads,
-                        uploads, pages, metrics, [&catalog]() { catalog.invalidate(); });
+  std::unique_ptr<CrashInbox> inbox;
+  uint64_t max_crash = limits::kMaxCrashSubmission;
+  if (options.crashes) {
+    CrashInboxOptions crash_options;
+    crash_options.location = options.crash_store;
+    if (crash_options.location.empty()) {
+      std::string base = options.store;
+      while (base.size() > 1 && base.back() == '/')
+        base.pop_back();
+      crash_options.location = base + "/.crashes";
+    }
+    crash_options.backend = settings;
+    crash_options.cache_dir = settings.cache_dir;
+    crash_options.store_directory = pages_settings_store_directory;
+    crash_options.signature_rules = options.signature_rules;
+    crash_options.workers =
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (!options.max_crash.empty()) {
+      auto parsed = parseByteSize(options.max_crash);
+      if (!parsed)
+        return fail("--max-crash " + options.max_crash + ": expected a size (512K, 25M)");
+      max_crash = *parsed;
+    }
+    if (!options.crash_rate.empty()) {
+      auto rate = parseCrashRate(options.crash_rate);
+      if (!rate)
+        return fail("--crash-rate " + options.crash_rate + ": expected N/min (e.g. 60/min)");
+      crash_options.service.rate_per_minute = *rate;
+    }
+    crash_options.service.limits.max_bytes = max_crash;
+    for (const std::string& name : options.drop_annotations)
+      if (!name.empty())
+        crash_options.service.limits.drop_annotations.insert(llvm::StringRef(name).lower());
+    crash_options.service.store_name = (*backend)->describe();
+    crash_options.report = [quiet = options.quiet](const std::string& message) {
+      if (!quiet)
+        std::fprintf(stderr, "symstore serve: crashes: %s\n", message.c_str());
+    };
+    auto opened = CrashInbox::open(std::move(crash_options), **backend, catalog);
+    if (!opened)
+      return fail(llvm::toString(opened.takeError()));
+    inbox = std::move(*opened);
+    metrics.addSource([&inbox]() { return inbox->metricsText(); });
+  }
+  SymbolServiceSettings service_settings{options.private_downloads, options.crashes_public};
+  SymbolService service(tokens, service_settings, downloads, uploads, pages, metrics,
+                        [&catalog, &inbox]() {
+                          catalog.invalidate();
+                          if (inbox)
+                            inbox->symbolsPublished();
+                        });
+  if (inbox)
+    service.serveCrashes(inbox->service());
 
   HttpServerOptions server_options;
   server_options.host = listen->host;
@@ -153,8 +223,15 @@ int runServe(const ServeOptions& options) {
   if (options.threads == 0 && options.store.rfind("s3://", 0) == 0)
     server_options.threads = 4 * std::max(1u, std::thread::hardware_concurrency());
   server_options.connection_timeout_seconds = options.timeout_seconds;
-  server_options.max_body_bytes = max_upload;
+  server_options.max_body_bytes = inbox ? std::max(max_upload, max_crash) : max_upload;
   server_options.spool_dir = (*backend)->spoolDirectory();
+  // A crash submission is capped at --max-crash and taken apart by the
+  // inbox itself (it may come gzip-coded); every other body as before.
+  server_options.body_plan = [&inbox, max_upload, max_crash](const ServerRequest& request) {
+    if (inbox && crashRouteOf(request.method, request.path) == CrashRoute::Submit)
+      return BodyPlan{max_crash, false};
+    return BodyPlan{max_upload, true};
+  };
 
   // The server's threads inherit this mask: only sigwait below sees the
   // stop signals. A client that hangs up must not kill the server.
@@ -179,6 +256,8 @@ int runServe(const ServeOptions& options) {
   if (!server)
     return fail(llvm::toString(server.takeError()));
 
+  if (inbox)
+    inbox->start();
   std::printf("listening on http://%s:%u\n", (*server)->host().c_str(),
               static_cast<unsigned>((*server)->port()));
   std::fflush(stdout);
@@ -186,6 +265,11 @@ int runServe(const ServeOptions& options) {
     std::fprintf(stderr, "symstore serve: %s, %zu token(s)%s%s\n", (*backend)->describe().c_str(),
                  tokens.size(), options.private_downloads ? ", private" : "",
                  options.replace ? ", uploads may replace files" : "");
+  if (!quiet && inbox)
+    std::fprintf(stderr, "symstore serve: crash inbox in %s%s\n", inbox->describe().c_str(),
+                 tokens.size() > 0        ? ", read with a `crashes` token"
+                 : options.crashes_public ? ", readable by anyone"
+                                          : ", readable from this machine only");
 
   int received = 0;
   sigwait(&stop_signals, &received);
@@ -201,6 +285,8 @@ int runServe(const ServeOptions& options) {
     std::_Exit(1);
   }).detach();
   (*server)->shutdown(kStopGrace);
+  if (inbox)
+    inbox->stop();
   return 0;
 }
 

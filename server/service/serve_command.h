@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -22,6 +23,15 @@ struct ServeOptions {
   std::string max_upload;         // --max-upload SIZE
   unsigned timeout_seconds = 30;  // --timeout: an idle client is dropped
   bool quiet = false;             // -q: no access log
+
+  // The crash inbox (--crashes [CRASH_STORE]).
+  bool crashes = false;
+  std::string crash_store;     // "" : STORE/.crashes
+  std::string signature_rules; // --signature-rules DIR
+  std::string crash_rate;      // --crash-rate N/min
+  std::string max_crash;       // --max-crash SIZE (default 25M)
+  std::vector<std::string> drop_annotations{"Email", "URL", "Comments"}; // --drop-annotations
+  bool crashes_public = false;                                           // --crashes-public
 };
 
 // 512, 64K, 100M, 2G (powers of 1024); none if malformed.

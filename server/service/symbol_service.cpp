@@ -9,6 +9,12 @@ bool isRead(const std::string& method) {
   return method == "GET" || method == "HEAD";
 }
 
+// A client on this machine: 127.0.0.0/8, ::1, or 127.x mapped into IPv6.
+bool isLoopbackClient(const std::string& client) {
+  return client.rfind("127.", 0) == 0 || client.rfind("[::1]", 0) == 0 ||
+         client.rfind("[::ffff:127.", 0) == 0;
+}
+
 ServerResponse routed(ServerResponse response, std::string route) {
   response.route = std::move(route);
   return response;
@@ -52,6 +58,26 @@ std::optional<ServerResponse> SymbolService::authorize(const ServerRequest& requ
 std::optional<ServerResponse> SymbolService::admit(const ServerRequest& request) {
   if (isRead(request.method) && (request.path == "/healthz" || request.path == "/metrics"))
     return std::nullopt;
+  CrashRoute crash_route = crashes_ ? crashRouteOf(request.method, request.path) : CrashRoute::None;
+  if (crash_route == CrashRoute::Submit) {
+    if (tokens_.anyHas(kPermissionSubmit))
+      return authorize(request, kPermissionSubmit, "submit crashes", "submit");
+    return std::nullopt;
+  }
+  if (crash_route == CrashRoute::Read) {
+    if (tokens_.size() > 0)
+      return authorize(request, kPermissionCrashes, "read crashes", "crashes");
+    // Crash reports hold what was in a user's memory: without tokens they
+    // are shown to this machine only, unless the operator says otherwise.
+    if (!settings_.crashes_public && !isLoopbackClient(request.client)) {
+      metrics_.authRefused(403);
+      return routed(ServerResponse::text(403, "crashes are shown to this machine only: give the "
+                                              "server --tokens with a `crashes` token, or "
+                                              "--crashes-public"),
+                    "crashes");
+    }
+    return std::nullopt;
+  }
   if (isPageUpload(request.method, request.path)) {
     // A person's browser sends the token in the form, which only the body
     // holds: the page judges that one. A header's token is judged here.
@@ -83,6 +109,14 @@ ServerResponse SymbolService::handle(ServerRequest& request) {
     response.headers.push_back({"Content-Type", "text/plain; version=0.0.4; charset=utf-8"});
     response.headers.push_back({"Cache-Control", "no-store"});
     return routed(std::move(response), "metrics");
+  }
+  if (crashes_ && crashRouteOf(request.method, request.path) != CrashRoute::None) {
+    ServerResponse response = crashes_->handle(request);
+    // As on a private store's pages: a key given once is kept by a cookie.
+    if (tokens_.size() > 0 && isRead(request.method) && request.query.count("key"))
+      if (auto cookie = pageCookie(*requestToken(request)))
+        response.headers.push_back({"Set-Cookie", *cookie});
+    return response;
   }
   if (isPageRequest(request.method, request.path)) {
     // admit() refused a header token that may not upload; one that is

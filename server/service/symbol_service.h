@@ -2,6 +2,12 @@
 // its token may take it, and who answers it.
 //   GET|HEAD /healthz                      "ok"
 //   GET|HEAD /metrics                      ServerMetrics
+//   a crash route (crashRouteOf), with --crashes:
+//     POST /submit, /submit/report         open, unless a token has `submit`
+//     the crash pages and API              a token with `crashes`; without
+//                                          --tokens, loopback clients only
+//                                          unless --crashes-public
+//                                          -> CrashService
 //   a page (isPageRequest)                 (--private: token with `download`)
 //                                          -> BrowseService; a page's upload
 //                                          (POST /ui/check, /ui/walk) takes
@@ -17,6 +23,7 @@
 #pragma once
 
 #include "server/browse/browse_service.h"
+#include "server/crashes/crash_service.h"
 #include "server/downloads/download_service.h"
 #include "server/http/http_server.h"
 #include "server/ingest/upload_service.h"
@@ -30,6 +37,7 @@ namespace dumpsyms {
 
 struct SymbolServiceSettings {
   bool private_downloads = false; // --private
+  bool crashes_public = false;    // --crashes-public
 };
 
 class SymbolService {
@@ -39,6 +47,9 @@ public:
   SymbolService(const TokenSet& tokens, SymbolServiceSettings settings, DownloadService& downloads,
                 UploadService& uploads, BrowseService& pages, ServerMetrics& metrics,
                 std::function<void()> published = nullptr);
+
+  // The crash inbox's routes are served (symstore serve --crashes).
+  void serveCrashes(CrashService& crashes) { crashes_ = &crashes; }
 
   // From the headers alone: a refusal, sent without reading the body.
   std::optional<ServerResponse> admit(const ServerRequest& request);
@@ -56,6 +67,7 @@ private:
   BrowseService& pages_;
   ServerMetrics& metrics_;
   std::function<void()> published_;
+  CrashService* crashes_ = nullptr;
 };
 
 } // namespace dumpsyms

@@ -54,13 +54,17 @@ llvm::Expected<TokenSet> TokenSet::parse(const std::string& text, const std::str
         permissions |= kPermissionUpload;
       else if (word == "download")
         permissions |= kPermissionDownload;
+      else if (word == "submit")
+        permissions |= kPermissionSubmit;
+      else if (word == "crashes")
+        permissions |= kPermissionCrashes;
       else
         return llvm::createStringError(where() + "unknown permission '" + word +
-                                       "' (expected upload and/or download)");
+                                       "' (expected upload, download, submit or crashes)");
     }
     if (permissions == 0)
-      return llvm::createStringError(where() +
-                                     "a token without permissions (add upload and/or download)");
+      return llvm::createStringError(
+          where() + "a token without permissions (add upload, download, submit or crashes)");
     Entry entry{digestOf(token), permissions};
     bool merged = false;
     for (Entry& known : set.entries_)
@@ -82,6 +86,13 @@ unsigned TokenSet::permissions(const std::string& token) const {
     permissions |= entry.permissions & mask;
   }
   return permissions;
+}
+
+bool TokenSet::anyHas(unsigned permission) const {
+  for (const Entry& entry : entries_)
+    if (entry.permissions & permission)
+      return true;
+  return false;
 }
 
 std::optional<std::string> requestToken(const ServerRequest& request) {

@@ -19,6 +19,8 @@ namespace dumpsyms {
 enum TokenPermission : unsigned {
   kPermissionUpload = 1,
   kPermissionDownload = 2,
+  kPermissionSubmit = 4,  // post crash reports (needed only once a token has it)
+  kPermissionCrashes = 8, // read the crash inbox
 };
 
 class TokenSet {
@@ -30,6 +32,8 @@ public:
   size_t size() const { return entries_.size(); }
   // The permissions (kPermission* bits) of `token`; 0 for an unknown one.
   unsigned permissions(const std::string& token) const;
+  // Whether any token has `permission`.
+  bool anyHas(unsigned permission) const;
 
 private:
   struct Entry {

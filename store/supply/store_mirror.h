@@ -24,6 +24,9 @@ public:
 
   // The store (or mirror) root the walker searches.
   const std::string& root() const { return root_; }
+  // Whether files are copied into root() (a store elsewhere) rather than
+  // read where they are.
+  bool mirrored() const { return mirrored_; }
   // The local path of `entry`'s .sym, copying it first if need be.
   llvm::Expected<std::string> path(const CatalogEntry& entry);
   // Its bytes.

@@ -19,9 +19,9 @@ namespace {
 // A store holding libx.so, made once per process.
 const std::string& smallStore() {
   static const std::string store = [] {
-    llvm::SmallString<128> dir;
-    if (llvm::sys::fs::createUniqueDirectory("fuzz-store", dir))
-      return std::string();
+    std::string dir = scratchDirectory("fuzz-store");
+    if (dir.empty())
+      return dir;
     std::string module_dir = std::string(dir) + "/libx.so/0123456789ABCDEF0123456789ABCDEF0";
     llvm::sys::fs::create_directories(module_dir);
     std::ofstream(module_dir + "/libx.so.sym")

@@ -62,12 +62,11 @@ void put(const std::string& root, const std::string& relative, const std::string
   std::ofstream(path, std::ios::binary) << bytes;
 }
 
-// Made once per process (and left behind in the temporary directory, as
-// the other targets' scratch stores are).
+// Made once per process, removed when it exits.
 FuzzStore& fuzzStore() {
   static FuzzStore store = [] {
-    llvm::SmallString<128> dir;
-    if (llvm::sys::fs::createUniqueDirectory("fuzz-download-store", dir))
+    std::string dir = scratchDirectory("fuzz-download-store");
+    if (dir.empty())
       std::abort();
     std::string root = std::string(dir) + "/store";
     std::string sym = std::string("MODULE windows x86_64 ") + kDebugId +

@@ -4,8 +4,10 @@
 #include "walk/stackwalk/process_walk.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <llvm/Support/FileSystem.h>
 #include <map>
+#include <vector>
 
 namespace dumpsyms::fuzz {
 
@@ -23,6 +25,7 @@ Target targetNamed(const std::string& name) {
       {"upload_checks", uploadChecks},
       {"download_requests", downloadRequests},
       {"store_pages", storePages},
+      {"crash_submission", crashSubmission},
       {"http_answers", httpAnswers},
       {"minidump", minidump},
       {"microdump", microdump},
@@ -45,17 +48,27 @@ std::unique_ptr<llvm::MemoryBuffer> inputBuffer(const uint8_t* data, size_t size
       llvm::StringRef(reinterpret_cast<const char*>(data), size), name);
 }
 
+std::string scratchDirectory(const char* prefix) {
+  static std::vector<std::string> made;
+  llvm::SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory(prefix, dir))
+    return std::string();
+  if (made.empty())
+    std::atexit([] {
+      for (const std::string& path : made)
+        (void)llvm::sys::fs::remove_directories(path);
+    });
+  made.emplace_back(dir);
+  return std::string(dir);
+}
+
 void walkAndPrint(llvm::Expected<ProcessSnapshot> parsed) {
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     return;
   }
   ProcessSnapshot snapshot = std::move(*parsed);
-  static const std::string empty_store = [] {
-    llvm::SmallString<128> dir;
-    (void)llvm::sys::fs::createUniqueDirectory("fuzz-empty-store", dir);
-    return std::string(dir);
-  }();
+  static const std::string empty_store = scratchDirectory("fuzz-empty-store");
   static std::FILE* sink = std::fopen("/dev/null", "w");
   auto shared = std::make_shared<ProcessSnapshot>(std::move(snapshot));
   for (bool breakpad : {false, true}) {

@@ -42,8 +42,15 @@ int macho(const uint8_t* data, size_t size);        // Mach-O files, universal o
 int uploadZip(const uint8_t* data, size_t size);    // a Tecken upload's zip, with its caps
 int uploadChecks(const uint8_t* data, size_t size); // an upload's path and .sym checks
 int downloadRequests(const uint8_t* data, size_t size); // a download's path, headers, store answer
+int crashSubmission(const uint8_t* data, size_t size);  // crash reports as the inbox receives them
 int storePages(const uint8_t* data,
                size_t size); // a search or address, then a .sym, as pages print them
+
+// A new directory under the system's temporary directory, named after
+// `prefix`, removed with everything in it when the process exits (a fuzz
+// run ends by exit(); one that crashed leaves it, beside its reproducer).
+// Empty if it cannot be made.
+std::string scratchDirectory(const char* prefix);
 
 // By name ("postfix", "sym_parser", ...); nullptr when there is none.
 Target targetNamed(const std::string& name);

@@ -63,13 +63,13 @@ TEST(ServeTokens, ARepeatedTokenGetsBothLinesPermissions) {
 
 TEST(ServeTokens, BadLinesNameFileAndLine) {
   EXPECT_EQ(parseError("ok upload\nlonely\n"),
-            "tokens.txt:2: a token without permissions (add upload and/or download)");
+            "tokens.txt:2: a token without permissions (add upload, download, submit or crashes)");
   EXPECT_EQ(parseError("# c\n\nt upload write\n"),
-            "tokens.txt:3: unknown permission 'write' (expected upload and/or download)");
+            "tokens.txt:3: unknown permission 'write' (expected upload, download, submit or crashes)");
   EXPECT_EQ(parseError("t Upload\n"),
-            "tokens.txt:1: unknown permission 'Upload' (expected upload and/or download)");
+            "tokens.txt:1: unknown permission 'Upload' (expected upload, download, submit or crashes)");
   EXPECT_EQ(parseError("t # upload\n"),
-            "tokens.txt:1: a token without permissions (add upload and/or download)");
+            "tokens.txt:1: a token without permissions (add upload, download, submit or crashes)");
 }
 
 TEST(ServeTokens, AMissingFileIsAnErrorNamingIt) {

@@ -60,6 +60,11 @@ int main(int argc, char** argv) {
       "'largest' (no more than the largest dump); default: half the machine's memory");
   add_command->add_option("--manifest", add.manifest, "write a JSON manifest of the run here");
   add_command->add_flag("--force", add.force, "dump modules the store already has again");
+  add_command
+      ->add_option("--release", add.release,
+                   "record the release's modules (name, path, debug id) in "
+                   "STORE/.releases/, for the crash inbox to read logged backtraces with")
+      ->option_text("PRODUCT/VERSION");
   add_command->add_flag("--index", add.dump.write_index,
                         "also write each symbol file's lookup index beside it (<name>.sym.idx), "
                         "for symtool and minidump_stackwalk to map instead of parse");
@@ -153,6 +158,34 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 86400))
       ->option_text("SECONDS");
   serve_command->add_flag("-q,--quiet", serve.quiet, "no access log on standard error");
+  CLI::Option* crashes =
+      serve_command
+          ->add_option("--crashes", serve.crash_store,
+                       "take crash reports too (POST /submit), kept in CRASH_STORE: a directory "
+                       "or s3://BUCKET[/PREFIX] (default: STORE/.crashes)")
+          ->expected(0, 1)
+          ->option_text("[CRASH_STORE]");
+  serve_command
+      ->add_option("--signature-rules", serve.signature_rules,
+                   "sign crashes with DIR/sentinel.txt, irrelevant.txt and prefix.txt instead of "
+                   "ours (read again when they change)")
+      ->option_text("DIR");
+  serve_command
+      ->add_option("--crash-rate", serve.crash_rate,
+                   "crash reports a client address or install id may send a minute; more are "
+                   "answered Discarded=rule_rate")
+      ->option_text("N/min");
+  serve_command
+      ->add_option("--max-crash", serve.max_crash,
+                   "largest crash report, compressed or inflated (default: 25M)")
+      ->option_text("SIZE");
+  serve_command
+      ->add_option("--drop-annotations", serve.drop_annotations,
+                   "annotations never stored (default: Email,URL,Comments)")
+      ->delimiter(',')
+      ->option_text("A,B,...");
+  serve_command->add_flag("--crashes-public", serve.crashes_public,
+                          "without --tokens, show crashes to any client, not only this machine");
 
   // The child process of `add`: one binary into the store, a JSON report on stdout.
   Options one;
@@ -183,8 +216,10 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  if (*serve_command)
+  if (*serve_command) {
+    serve.crashes = crashes->count() > 0;
     return runServe(serve);
+  }
 
   if (*upload_command) {
     // Secrets come from the environment only, never from the command line.

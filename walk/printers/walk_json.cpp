@@ -130,7 +130,7 @@ std::string threadSignalName(const ProcessWalk& walk, const WalkedThread& thread
   return snapshot.crash && linux_like ? signalName(int(snapshot.crash->code)) : "";
 }
 
-void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
+llvm::json::Value walkJson(const ProcessWalk& walk) {
   const ProcessSnapshot& snapshot = *walk.snapshot;
   std::vector<const WalkedThread*> order = requestingFirst(walk);
   Array threads;
@@ -211,7 +211,11 @@ void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
                 *snapshot.dump_time >= *snapshot.process_create_time;
   document["process_uptime"] =
       uptime ? Value(int64_t(*snapshot.dump_time - *snapshot.process_create_time)) : Value(nullptr);
-  printJsonLine(out, Value(std::move(document)));
+  return Value(std::move(document));
+}
+
+void printWalkJson(const ProcessWalk& walk, std::FILE* out) {
+  printJsonLine(out, walkJson(walk));
 }
 
 } // namespace dumpsyms

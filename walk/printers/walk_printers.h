@@ -10,6 +10,7 @@
 #include "walk/stackwalk/process_walk.h"
 
 #include <cstdio>
+#include <llvm/Support/JSON.h>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,8 @@ std::string hexAddress(uint64_t value);
 
 void printWalkText(const ProcessWalk& walk, std::FILE* out);
 void printWalkJson(const ProcessWalk& walk, std::FILE* out);
+// The document printWalkJson prints (the crash inbox keeps it).
+llvm::json::Value walkJson(const ProcessWalk& walk);
 
 struct BreakpadPrintOptions {
   bool requesting_thread_only = false; // -c

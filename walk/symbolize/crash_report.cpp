@@ -12,23 +12,22 @@
 
 namespace dumpsyms {
 
-// A crash report of the OpenSync kind: a JSON object on one line whose
-// "backtrace" string holds frame lines. Its frames are resolved; with
-// `keep`, only the `keep` frames after the signal trampoline stay.
-bool symbolizeReport(llvm::StringRef line, StoreFrameResolver& resolver, bool json,
-                     std::optional<unsigned> keep) {
+std::optional<SymbolizedReport> symbolizeReportLine(llvm::StringRef line,
+                                                    StoreFrameResolver& resolver,
+                                                    std::optional<unsigned> keep) {
   if (!line.ltrim().starts_with("{"))
-    return false;
+    return std::nullopt;
   auto parsed = parseBoundedJson(line);
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
-    return false;
+    return std::nullopt;
   }
   llvm::json::Object* report = parsed->getAsObject();
   auto backtrace = report ? report->getString("backtrace") : std::nullopt;
   if (!backtrace)
-    return false;
-  std::vector<std::pair<std::string, std::optional<ResolvedFrame>>> frames;
+    return std::nullopt;
+  SymbolizedReport symbolized;
+  auto& frames = symbolized.frames;
   CrashSymbolizer symbolizer(resolver);
   llvm::SmallVector<llvm::StringRef, 32> lines;
   backtrace->split(lines, '\n', -1, false);
@@ -56,20 +55,29 @@ bool symbolizeReport(llvm::StringRef line, StoreFrameResolver& resolver, bool js
     if (frames.size() > *keep)
       frames.resize(*keep);
   }
+  llvm::json::Object out{{"input", line.str()}};
+  for (auto& [key, value] : *report)
+    if (key != "backtrace")
+      out[key] = value;
+  llvm::json::Array resolved;
+  for (const auto& [text, frame] : frames)
+    resolved.push_back(frameJson(text, frame));
+  out["backtrace"] = std::move(resolved);
+  symbolized.json = std::move(out);
+  return symbolized;
+}
+
+bool symbolizeReport(llvm::StringRef line, StoreFrameResolver& resolver, bool json,
+                     std::optional<unsigned> keep) {
+  std::optional<SymbolizedReport> report = symbolizeReportLine(line, resolver, keep);
+  if (!report)
+    return false;
   if (json) {
-    llvm::json::Object out{{"input", line.str()}};
-    for (auto& [key, value] : *report)
-      if (key != "backtrace")
-        out[key] = value;
-    llvm::json::Array resolved;
-    for (const auto& [text, frame] : frames)
-      resolved.push_back(frameJson(text, frame));
-    out["backtrace"] = std::move(resolved);
-    printJson(std::move(out));
+    printJson(std::move(report->json));
     return true;
   }
   std::printf("%s\n", line.str().c_str());
-  for (const auto& [text, frame] : frames)
+  for (const auto& [text, frame] : report->frames)
     printSymbolized("  " + text, frame, false);
   return true;
 }

@@ -5,9 +5,25 @@
 #include "walk/symbolize/frame_resolver.h"
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/JSON.h>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace dumpsyms {
+
+// A report's frames resolved: what `--json` prints for it, and the frames.
+struct SymbolizedReport {
+  llvm::json::Object json; // the report's fields, "input", and "backtrace" resolved
+  std::vector<std::pair<std::string, std::optional<ResolvedFrame>>> frames; // (line, frame)
+};
+
+// When `line` is such a report, its frames resolved; with `keep`, only the
+// `keep` frames after the signal trampoline stay.
+std::optional<SymbolizedReport> symbolizeReportLine(llvm::StringRef line,
+                                                    StoreFrameResolver& resolver,
+                                                    std::optional<unsigned> keep);
 
 // When `line` is such a report: resolves its frames, prints it (text or
 // JSON, the report's fields kept) and returns true. With `keep`, only the

@@ -1,0 +1,333 @@
+#include "server/crashes/crash_store.h"
+
+#include "common/json/json_text.h"
+#include "common/limits/bounded_json.h"
+#include "server/crashes/crash_id.h"
+
+#include <unistd.h>
+
+namespace dumpsyms {
+namespace {
+
+constexpr uint64_t kMaxReceivedJson = 4 * 1024 * 1024;
+constexpr uint64_t kMaxProcessedJson = 256 * 1024 * 1024;
+
+std::string payloadFile(CrashKind kind) {
+  switch (kind) {
+  case CrashKind::Minidump:
+    return "minidump.dmp";
+  case CrashKind::Backtrace:
+    return "backtrace.txt";
+  case CrashKind::Report:
+    return "report.json";
+  }
+  return "minidump.dmp";
+}
+
+llvm::json::Value fileJson(const CrashFileEntry& entry) {
+  return llvm::json::Object{{"file", entry.file},
+                            {"field", entry.field},
+                            {"filename", entry.filename},
+                            {"size", static_cast<int64_t>(entry.size)}};
+}
+
+CrashFileEntry fileFromJson(const llvm::json::Object& object) {
+  CrashFileEntry entry;
+  entry.file = object.getString("file").value_or("").str();
+  entry.field = object.getString("field").value_or("").str();
+  entry.filename = object.getString("filename").value_or("").str();
+  entry.size = static_cast<uint64_t>(object.getInteger("size").value_or(0));
+  return entry;
+}
+
+std::string stringOf(const llvm::json::Object& object, llvm::StringRef key) {
+  return object.getString(key).value_or("").str();
+}
+
+// A file's name: a safe leaf of the crash's directory.
+bool isCrashFileName(const std::string& file) {
+  return !file.empty() && file.size() < 64 && file[0] != '.' &&
+         file.find_first_of("/\\") == std::string::npos;
+}
+
+} // namespace
+
+llvm::json::Value toJson(const CrashRecord& record) {
+  llvm::json::Object annotations;
+  for (const auto& [key, value] : record.annotations)
+    annotations[key] = value;
+  llvm::json::Array attachments;
+  for (const CrashFileEntry& entry : record.attachments)
+    attachments.push_back(fileJson(entry));
+  return llvm::json::Object{{"id", record.id},
+                            {"received", record.received},
+                            {"kind", crashKindName(record.kind)},
+                            {"product", record.product},
+                            {"version", record.version},
+                            {"guid", record.guid},
+                            {"annotations", std::move(annotations)},
+                            {"payload", fileJson(record.payload)},
+                            {"attachments", std::move(attachments)}};
+}
+
+llvm::Expected<CrashRecord> crashRecordFromJson(const llvm::json::Value& value) {
+  const llvm::json::Object* object = value.getAsObject();
+  if (!object || !object->getString("id") || !object->getString("received"))
+    return llvm::createStringError("not a crash's received.json");
+  CrashRecord record;
+  record.id = stringOf(*object, "id");
+  record.received = stringOf(*object, "received");
+  std::string kind = stringOf(*object, "kind");
+  record.kind = kind == "backtrace" ? CrashKind::Backtrace
+                : kind == "report"  ? CrashKind::Report
+                                    : CrashKind::Minidump;
+  record.product = stringOf(*object, "product");
+  record.version = stringOf(*object, "version");
+  record.guid = stringOf(*object, "guid");
+  if (const llvm::json::Object* annotations = object->getObject("annotations"))
+    for (const auto& [key, annotation] : *annotations)
+      if (auto text = annotation.getAsString())
+        record.annotations[key.str()] = text->str();
+  if (const llvm::json::Object* payload = object->getObject("payload"))
+    record.payload = fileFromJson(*payload);
+  if (const llvm::json::Array* attachments = object->getArray("attachments"))
+    for (const llvm::json::Value& attachment : *attachments)
+      if (const llvm::json::Object* entry = attachment.getAsObject())
+        record.attachments.push_back(fileFromJson(*entry));
+  return record;
+}
+
+llvm::json::Value toJson(const ProcessedCrash& processed) {
+  llvm::json::Array history, missing, modules;
+  for (const SignatureChange& change : processed.signature_history)
+    history.push_back(llvm::json::Object{{"signature", change.signature}, {"at", change.at}});
+  for (const MissingSymbol& symbol : processed.missing_symbols)
+    missing.push_back(llvm::json::Object{{"debug_file", symbol.debug_file},
+                                         {"debug_id", symbol.debug_id},
+                                         {"code_file", symbol.code_file},
+                                         {"code_id", symbol.code_id}});
+  for (const auto& [file, id] : processed.modules)
+    modules.push_back(llvm::json::Object{{"debug_file", file}, {"debug_id", id}});
+  return llvm::json::Object{{"status", processed.status},
+                            {"processed_at", processed.processed_at},
+                            {"signature", processed.signature},
+                            {"signature_history", std::move(history)},
+                            {"missing_symbols", std::move(missing)},
+                            {"modules", std::move(modules)},
+                            {"release", processed.release},
+                            {"note", processed.note},
+                            {"error", processed.error},
+                            {"walk", processed.walk}};
+}
+
+llvm::Expected<ProcessedCrash> processedCrashFromJson(const llvm::json::Value& value) {
+  const llvm::json::Object* object = value.getAsObject();
+  if (!object || !object->getString("status"))
+    return llvm::createStringError("not a crash's processed.json");
+  ProcessedCrash processed;
+  processed.status = stringOf(*object, "status");
+  processed.processed_at = stringOf(*object, "processed_at");
+  processed.signature = stringOf(*object, "signature");
+  processed.release = stringOf(*object, "release");
+  processed.note = stringOf(*object, "note");
+  processed.error = stringOf(*object, "error");
+  if (const llvm::json::Array* history = object->getArray("signature_history"))
+    for (const llvm::json::Value& entry : *history)
+      if (const llvm::json::Object* change = entry.getAsObject())
+        processed.signature_history.push_back(
+            {stringOf(*change, "signature"), stringOf(*change, "at")});
+  if (const llvm::json::Array* missing = object->getArray("missing_symbols"))
+    for (const llvm::json::Value& entry : *missing)
+      if (const llvm::json::Object* symbol = entry.getAsObject())
+        processed.missing_symbols.push_back(
+            {stringOf(*symbol, "debug_file"), stringOf(*symbol, "debug_id"),
+             stringOf(*symbol, "code_file"), stringOf(*symbol, "code_id")});
+  if (const llvm::json::Array* modules = object->getArray("modules"))
+    for (const llvm::json::Value& entry : *modules)
+      if (const llvm::json::Object* module = entry.getAsObject())
+        processed.modules.push_back(
+            {stringOf(*module, "debug_file"), stringOf(*module, "debug_id")});
+  if (const llvm::json::Value* walk = object->get("walk"))
+    processed.walk = *walk;
+  return processed;
+}
+
+llvm::Error CrashStore::publishText(const std::string& relative, const std::string& text,
+                                    bool replace) {
+  auto spooled = SpoolFile::create(backend_.spoolDirectory());
+  if (!spooled)
+    return spooled.takeError();
+  if (llvm::Error error = spooled->write(text))
+    return error;
+  if (llvm::Error error = spooled->close())
+    return error;
+  auto outcome = backend_.publish(relative, spooled->path(), replace);
+  spooled->release(); // consumed by publish, whatever it answered
+  if (!outcome)
+    return outcome.takeError();
+  if (*outcome == PublishOutcome::Conflict)
+    return llvm::createStringError(relative + " exists already");
+  return llvm::Error::success();
+}
+
+llvm::Expected<CrashRecord> CrashStore::publish(const std::string& id, ReceivedCrash& crash,
+                                                std::chrono::system_clock::time_point received) {
+  std::string directory = crashDirectory(id);
+  CrashRecord record;
+  record.id = id;
+  record.received = rfc3339(received);
+  record.kind = crash.kind;
+  record.product = crash.product;
+  record.version = crash.version;
+  record.guid = crash.guid;
+  record.annotations = crash.annotations;
+  auto put = [&](SpoolFile& file, const std::string& name) -> llvm::Error {
+    auto outcome = backend_.publish(directory + "/" + name, file.path(), false);
+    file.release();
+    if (!outcome)
+      return outcome.takeError();
+    if (*outcome == PublishOutcome::Conflict)
+      return llvm::createStringError(directory + "/" + name + " exists already");
+    return llvm::Error::success();
+  };
+  for (size_t i = 0; i < crash.attachments.size(); ++i) {
+    CrashAttachment& attachment = crash.attachments[i];
+    CrashFileEntry entry{"attachment-" + std::to_string(i + 1), attachment.field,
+                         attachment.filename, attachment.file.size()};
+    if (llvm::Error error = put(attachment.file, entry.file))
+      return error;
+    record.attachments.push_back(std::move(entry));
+  }
+  record.payload = {payloadFile(crash.kind),
+                    crash.kind == CrashKind::Minidump    ? "upload_file_minidump"
+                    : crash.kind == CrashKind::Backtrace ? "backtrace"
+                                                         : "report",
+                    crash.payload_filename, crash.payload->size()};
+  if (llvm::Error error = put(*crash.payload, record.payload.file))
+    return error;
+  if (llvm::Error error =
+          publishText(directory + "/" + kReceivedFile, jsonText(toJson(record)) + "\n", false))
+    return error;
+  return record;
+}
+
+llvm::Expected<std::optional<llvm::json::Value>> CrashStore::readJson(const std::string& relative,
+                                                                      uint64_t cap) {
+  auto info = backend_.stat(relative);
+  if (!info)
+    return info.takeError();
+  if (!*info)
+    return std::nullopt;
+  if ((*info)->size > cap)
+    return llvm::createStringError(relative + " is larger than " + std::to_string(cap) + " bytes");
+  auto text = backend_.readRange(relative, 0, (*info)->size);
+  if (!text)
+    return text.takeError();
+  auto parsed = parseBoundedJson(*text);
+  if (!parsed)
+    return llvm::createStringError(relative + ": " + llvm::toString(parsed.takeError()));
+  return std::optional<llvm::json::Value>(std::move(*parsed));
+}
+
+llvm::Expected<std::optional<CrashRecord>> CrashStore::record(const std::string& id) {
+  auto value = readJson(crashDirectory(id) + "/" + kReceivedFile, kMaxReceivedJson);
+  if (!value)
+    return value.takeError();
+  if (!*value)
+    return std::nullopt;
+  auto record = crashRecordFromJson(**value);
+  if (!record)
+    return record.takeError();
+  return std::optional<CrashRecord>(std::move(*record));
+}
+
+llvm::Expected<std::string> CrashStore::processedTag(const std::string& id) {
+  auto info = backend_.stat(crashDirectory(id) + "/" + kProcessedFile);
+  if (!info)
+    return info.takeError();
+  return *info ? (*info)->etag : std::string();
+}
+
+llvm::Expected<std::optional<ProcessedCrash>> CrashStore::processed(const std::string& id,
+                                                                    std::string* etag) {
+  std::string relative = crashDirectory(id) + "/" + kProcessedFile;
+  if (etag) {
+    auto tag = processedTag(id);
+    if (!tag)
+      return tag.takeError();
+    *etag = *tag;
+  }
+  auto value = readJson(relative, kMaxProcessedJson);
+  if (!value)
+    return value.takeError();
+  if (!*value)
+    return std::nullopt;
+  auto processed = processedCrashFromJson(**value);
+  if (!processed)
+    return processed.takeError();
+  return std::optional<ProcessedCrash>(std::move(*processed));
+}
+
+llvm::Error CrashStore::writeProcessed(const std::string& id, const ProcessedCrash& processed) {
+  return publishText(crashDirectory(id) + "/" + kProcessedFile, jsonText(toJson(processed)) + "\n",
+                     true);
+}
+
+llvm::Expected<std::optional<OpenedObject>> CrashStore::openFile(const std::string& id,
+                                                                 const std::string& file) {
+  if (!isCrashFileName(file))
+    return std::nullopt;
+  return backend_.openIfPresent(crashDirectory(id) + "/" + file);
+}
+
+llvm::Expected<std::vector<std::string>> CrashStore::days() {
+  auto names = backend_.listNames("");
+  if (!names)
+    return names.takeError();
+  std::vector<std::string> days;
+  for (const std::string& name : *names)
+    if (name.size() == 8 && name.find_first_not_of("0123456789") == std::string::npos)
+      days.push_back(name);
+  return days;
+}
+
+llvm::Expected<std::vector<std::string>> CrashStore::idsOf(const std::string& day) {
+  auto names = backend_.listNames(day);
+  if (!names)
+    return names.takeError();
+  std::vector<std::string> ids;
+  for (const std::string& name : *names)
+    if (auto id = parseCrashId(name); id && *id == name && crashDirectory(name).substr(0, 8) == day)
+      ids.push_back(name);
+  return ids;
+}
+
+llvm::Expected<uint64_t> CrashStore::bytesOf(const std::string& id) {
+  auto names = backend_.listNames(crashDirectory(id));
+  if (!names)
+    return names.takeError();
+  uint64_t total = 0;
+  for (const std::string& name : *names) {
+    auto info = backend_.stat(crashDirectory(id) + "/" + name);
+    if (!info)
+      return info.takeError();
+    if (*info)
+      total += (*info)->size;
+  }
+  return total;
+}
+
+llvm::Error CrashStore::remove(const std::string& id) {
+  std::string directory = crashDirectory(id);
+  if (llvm::Error error = backend_.remove(directory + "/" + kReceivedFile))
+    return error;
+  auto names = backend_.listNames(directory);
+  if (!names)
+    return names.takeError();
+  for (const std::string& name : *names)
+    if (llvm::Error error = backend_.remove(directory + "/" + name))
+      return error;
+  return llvm::Error::success();
+}
+
+} // namespace dumpsyms
