@@ -40,8 +40,9 @@ PACKAGES=(
   nginx
   # uploading
   libcurl4-openssl-dev libzip-dev
-  # symstore serve: libmicrohttpd (what elfutils' debuginfod is built on)
-  libmicrohttpd-dev
+  # symstore serve: libmicrohttpd (what elfutils' debuginfod is built on);
+  # the crash inbox's index: SQLite
+  libmicrohttpd-dev libsqlite3-dev
   # PDBs from Windows symbol servers: .pd_/.dl_ CAB files (gcab makes the
   # tests' own)
   libmspack-dev gcab
