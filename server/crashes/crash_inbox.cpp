@@ -2,6 +2,8 @@
 
 #include "server/crashes/crash_id.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <ctime>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/xxhash.h>
@@ -137,57 +139,92 @@ void CrashInbox::syncLoop() {
           options_.report("the crash store could not be listed: " +
                           llvm::toString(std::move(error)));
     requeueResolvable();
+    applyRetention();
+  }
+}
+
+void CrashInbox::applyRetention() {
+  constexpr size_t kBatch = 1000; // crashes expired a pass at most
+  std::string at = rfc3339(std::chrono::system_clock::now());
+  auto expire = [&](const std::string& id) {
+    if (llvm::Error error = crashes_->expire(id, at)) {
+      if (options_.report)
+        options_.report("crash " + id +
+                        ": its files could not be removed: " + llvm::toString(std::move(error)));
+      return false;
+    }
+    std::string tag;
+    auto processed = crashes_->processed(id, &tag);
+    if (processed && *processed) {
+      if (llvm::Error error = index_->setProcessed(id, **processed, tag))
+        llvm::consumeError(std::move(error));
+    } else if (!processed) {
+      llvm::consumeError(processed.takeError());
+    }
+    return true;
+  };
+  if (options_.retention_days)
+    for (const auto& [id, bytes] :
+         index_->oldestKept(kBatch, nowMillis() - int64_t(options_.retention_days) * 86400000))
+      if (!expire(id))
+        break;
+  if (options_.max_bytes) {
+    uint64_t kept = index_->keptBytes();
+    if (kept > options_.max_bytes)
+      for (const auto& [id, bytes] : index_->oldestKept(kBatch, INT64_MAX)) {
+        if (kept <= options_.max_bytes || !expire(id))
+          break;
+        kept -= std::min<uint64_t>(kept, static_cast<uint64_t>(bytes));
+      }
   }
 }
 
 llvm::Error CrashInbox::syncWithStore(bool everything) {
-  auto days = crashes_->days();
-  if (!days)
-    return days.takeError();
-  std::string yesterday = dayString(std::chrono::system_clock::now() - std::chrono::hours(24));
-  for (const std::string& day : *days) {
-    if (!everything && listed_days_.count(day) && day < yesterday)
+  std::vector<CrashStore::ListedCrash> listed;
+  auto now = std::chrono::system_clock::now();
+  std::vector<std::string> days;
+  if (everything)
+    days.push_back("");
+  else
+    days = {dayString(now - std::chrono::hours(24)), dayString(now)};
+  for (const std::string& day : days) {
+    auto crashes = crashes_->list(day);
+    if (!crashes)
+      return crashes.takeError();
+    listed.insert(listed.end(), crashes->begin(), crashes->end());
+  }
+  for (const CrashStore::ListedCrash& crash : listed) {
+    if (!crash.received) // still being received (or half removed)
       continue;
-    auto ids = crashes_->idsOf(day);
-    if (!ids)
-      return ids.takeError();
-    for (const std::string& id : *ids) {
-      std::optional<IndexedCrash> indexed = index_->find(id);
-      if (!indexed) {
-        auto record = crashes_->record(id);
-        if (!record) {
-          llvm::consumeError(record.takeError());
-          continue;
-        }
-        if (!*record) // received.json not published yet: still being received
-          continue;
-        if (llvm::Error error = index_->addReceived(**record))
-          return error;
-        indexed = index_->find(id);
-        if (!indexed)
-          continue;
-      }
-      // processed.json written by this server or another since it was indexed.
-      auto tag = crashes_->processedTag(id);
-      if (!tag) {
-        llvm::consumeError(tag.takeError());
+    std::optional<IndexedCrash> indexed = index_->find(crash.id);
+    if (!indexed) {
+      auto record = crashes_->record(crash.id);
+      if (!record) {
+        llvm::consumeError(record.takeError());
         continue;
       }
-      if (!tag->empty() && *tag != indexed->processed_tag) {
-        std::string read_tag;
-        auto processed = crashes_->processed(id, &read_tag);
-        if (processed && *processed) {
-          if (llvm::Error error = index_->setProcessed(id, **processed, read_tag))
-            return error;
-        } else if (!processed) {
-          llvm::consumeError(processed.takeError());
-        }
-      } else if (tag->empty() && indexed->status == "queued" &&
-                 nowMillis() - indexed->received_ms > kOrphanAfterMs) {
-        processor_->enqueue(id);
-      }
+      if (!*record)
+        continue;
+      if (llvm::Error error = index_->addReceived(**record))
+        return error;
+      indexed = index_->find(crash.id);
+      if (!indexed)
+        continue;
     }
-    listed_days_.insert(day);
+    // processed.json written by this server or another since it was indexed.
+    if (!crash.processed_tag.empty() && crash.processed_tag != indexed->processed_tag) {
+      std::string read_tag;
+      auto processed = crashes_->processed(crash.id, &read_tag);
+      if (processed && *processed) {
+        if (llvm::Error error = index_->setProcessed(crash.id, **processed, read_tag))
+          return error;
+      } else if (!processed) {
+        llvm::consumeError(processed.takeError());
+      }
+    } else if (crash.processed_tag.empty() && indexed->status == "queued" &&
+               nowMillis() - indexed->received_ms > kOrphanAfterMs) {
+      processor_->enqueue(crash.id);
+    }
   }
   return llvm::Error::success();
 }

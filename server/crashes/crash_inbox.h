@@ -37,6 +37,8 @@ struct CrashInboxOptions {
   IndexCacheOptions index;
   CrashServiceSettings service;
   std::chrono::seconds sync_period{10};
+  unsigned retention_days = 0; // --crash-retention: files of older crashes removed; 0: kept
+  uint64_t max_bytes = 0;      // --crash-max-bytes: the oldest crashes' files removed past it
   std::function<void(const std::string&)> report; // the server's log
 };
 
@@ -58,10 +60,13 @@ public:
 
 private:
   CrashInbox() = default;
-  // Indexes what the store has that the index lacks; `everything`: every
-  // day of the store, else the last two and those not listed before.
+  // Indexes what the store has that the index lacks, and processing that
+  // happened elsewhere; `everything`: every day of the store, else the
+  // last two.
   llvm::Error syncWithStore(bool everything);
   void requeueResolvable();
+  // Removes the files of crashes past --crash-retention and --crash-max-bytes.
+  void applyRetention();
   void syncLoop();
 
   CrashInboxOptions options_;
@@ -76,7 +81,6 @@ private:
   CrashCounters counters_;
   std::unique_ptr<CrashService> service_;
 
-  std::set<std::string> listed_days_; // days listed whole already
   std::mutex sync_mutex_;
   std::condition_variable sync_wake_;
   bool stopping_ = false, symbols_changed_ = false;

@@ -11,7 +11,7 @@ namespace dumpsyms {
 namespace {
 
 // Made again from the store whenever this changes.
-constexpr const char* kSchemaVersion = "1";
+constexpr const char* kSchemaVersion = "2";
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS crashes(
   kind TEXT NOT NULL,
   signature TEXT NOT NULL DEFAULT '',
   status TEXT NOT NULL,
-  processed_tag TEXT NOT NULL DEFAULT '');
+  processed_tag TEXT NOT NULL DEFAULT '',
+  bytes INTEGER NOT NULL DEFAULT 0,
+  expired INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS crashes_by_time ON crashes(received_ms, id);
 CREATE INDEX IF NOT EXISTS crashes_by_signature ON crashes(signature, received_ms);
 CREATE TABLE IF NOT EXISTS crash_modules(
@@ -170,7 +172,8 @@ CrashIndex::open(const std::string& path, const std::string& store, bool& fresh)
   // The index can always be made again from the store: no fsync per row.
   if (llvm::Error error = index->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"))
     return error;
-  if (llvm::Error error = index->exec(kSchema))
+  if (llvm::Error error = index->exec(
+          "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"))
     return error;
   std::string schema, indexed_store;
   {
@@ -184,7 +187,11 @@ CrashIndex::open(const std::string& path, const std::string& store, bool& fresh)
   }
   fresh = schema != kSchemaVersion || indexed_store != store;
   if (fresh) {
-    if (llvm::Error error = index->exec("DELETE FROM crashes; DELETE FROM crash_modules;"))
+    // Made anew: another schema's tables are dropped, not migrated.
+    if (llvm::Error error = index->exec("DROP TABLE IF EXISTS crashes; "
+                                        "DROP TABLE IF EXISTS crash_modules;"))
+      return error;
+    if (llvm::Error error = index->exec(kSchema))
       return error;
     Statement write(db,
                     "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?), ('store', ?)");
@@ -192,6 +199,8 @@ CrashIndex::open(const std::string& path, const std::string& store, bool& fresh)
     if (write.step() != SQLITE_DONE)
       return sqliteError(db, "cannot write the crash index " + path);
   } else {
+    if (llvm::Error error = index->exec(kSchema))
+      return error;
     Statement count(db, "SELECT COUNT(*) FROM crashes");
     fresh = count.step() == SQLITE_ROW && count.integer(0) == 0;
   }
@@ -215,13 +224,17 @@ llvm::Error CrashIndex::exec(const std::string& sql) {
 llvm::Error CrashIndex::addReceived(const CrashRecord& record) {
   std::lock_guard<std::mutex> lock(mutex_);
   Statement insert(db_, "INSERT OR IGNORE INTO crashes(id, received, received_ms, product, "
-                        "version, kind, status) VALUES (?, ?, ?, ?, ?, ?, 'queued')");
+                        "version, kind, status, bytes) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)");
+  uint64_t bytes = record.payload.size;
+  for (const CrashFileEntry& attachment : record.attachments)
+    bytes += attachment.size;
   insert.bind(1, record.id)
       .bind(2, record.received)
       .bind(3, epochMillis(record.received))
       .bind(4, record.product)
       .bind(5, record.version)
-      .bind(6, std::string(crashKindName(record.kind)));
+      .bind(6, std::string(crashKindName(record.kind)))
+      .bind(7, static_cast<int64_t>(bytes));
   if (insert.step() != SQLITE_DONE)
     return sqliteError(db_, "cannot index crash " + record.id);
   return llvm::Error::success();
@@ -412,14 +425,22 @@ std::vector<std::string> CrashIndex::crashesMissing(const std::string& debug_fil
   return ids;
 }
 
-std::vector<std::pair<std::string, int64_t>> CrashIndex::oldest(size_t limit) {
+std::vector<std::pair<std::string, int64_t>> CrashIndex::oldestKept(size_t limit,
+                                                                    int64_t before_ms) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Statement select(db_, "SELECT id, received_ms FROM crashes ORDER BY received_ms, id LIMIT ?");
-  select.bind(1, int64_t(limit));
+  Statement select(db_, "SELECT id, bytes FROM crashes WHERE expired = 0 AND received_ms < ? "
+                        "ORDER BY received_ms, id LIMIT ?");
+  select.bind(1, before_ms).bind(2, int64_t(limit));
   std::vector<std::pair<std::string, int64_t>> crashes;
   while (select.step() == SQLITE_ROW)
     crashes.push_back({select.text(0), select.integer(1)});
   return crashes;
+}
+
+uint64_t CrashIndex::keptBytes() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Statement select(db_, "SELECT COALESCE(SUM(bytes), 0) FROM crashes WHERE expired = 0");
+  return select.step() == SQLITE_ROW ? static_cast<uint64_t>(select.integer(0)) : 0;
 }
 
 uint64_t CrashIndex::count() {

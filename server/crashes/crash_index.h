@@ -79,8 +79,11 @@ public:
   std::vector<std::pair<std::string, std::string>> missingModules();
   std::vector<std::string> crashesMissing(const std::string& debug_file,
                                           const std::string& debug_id);
-  // Ids with the time received, oldest first (retention).
-  std::vector<std::pair<std::string, int64_t>> oldest(size_t limit);
+  // Crashes whose files are still kept, received before `before_ms`, with
+  // their files' bytes, oldest first (retention).
+  std::vector<std::pair<std::string, int64_t>> oldestKept(size_t limit, int64_t before_ms);
+  // The bytes of the files still kept.
+  uint64_t keptBytes();
   uint64_t count();
 
 private:

@@ -302,6 +302,11 @@ ServerResponse CrashService::crashPage(const ServerRequest& request, const std::
     input.processed_at = done.processed_at;
     input.error = done.error;
     input.note = done.note;
+    if (!done.expired_at.empty())
+      input.note += std::string(input.note.empty() ? "" : " ") +
+                    "Its dump and attachments were "
+                    "removed on " +
+                    done.expired_at.substr(0, 10) + " (retention); what it was is kept.";
     input.release = done.release;
     for (const SignatureChange& change : done.signature_history)
       input.history.push_back({change.signature, change.at});

@@ -157,6 +157,8 @@ void CrashProcessor::processOne(const std::string& id) {
   auto previous = crashes_.processed(id);
   if (!previous) {
     report("crash " + id + ": " + llvm::toString(previous.takeError()));
+  } else if (*previous && !(*previous)->expired_at.empty()) {
+    return; // its files are gone (retention): what it was stays
   }
 
   ProcessedCrash processed =

@@ -244,7 +244,7 @@ ServerResponse CrashService::crash(const std::string& text) {
     llvm::json::Value stored = toJson(**processed);
     llvm::json::Object& fields = *stored.getAsObject();
     for (const char* key : {"signature", "signature_history", "missing_symbols", "status",
-                            "processed_at", "release", "note", "error", "walk"})
+                            "processed_at", "release", "note", "error", "expired_at", "walk"})
       if (llvm::json::Value* value = fields.get(key))
         out[key] = std::move(*value);
     if ((*processed)->signature.empty())

@@ -4,6 +4,7 @@
 #include "common/limits/bounded_json.h"
 #include "server/crashes/crash_id.h"
 
+#include <llvm/ADT/SmallVector.h>
 #include <unistd.h>
 
 namespace dumpsyms {
@@ -117,6 +118,7 @@ llvm::json::Value toJson(const ProcessedCrash& processed) {
                             {"release", processed.release},
                             {"note", processed.note},
                             {"error", processed.error},
+                            {"expired_at", processed.expired_at},
                             {"walk", processed.walk}};
 }
 
@@ -131,6 +133,7 @@ llvm::Expected<ProcessedCrash> processedCrashFromJson(const llvm::json::Value& v
   processed.release = stringOf(*object, "release");
   processed.note = stringOf(*object, "note");
   processed.error = stringOf(*object, "error");
+  processed.expired_at = stringOf(*object, "expired_at");
   if (const llvm::json::Array* history = object->getArray("signature_history"))
     for (const llvm::json::Value& entry : *history)
       if (const llvm::json::Object* change = entry.getAsObject())
@@ -280,52 +283,56 @@ llvm::Expected<std::optional<OpenedObject>> CrashStore::openFile(const std::stri
   return backend_.openIfPresent(crashDirectory(id) + "/" + file);
 }
 
-llvm::Expected<std::vector<std::string>> CrashStore::days() {
-  auto names = backend_.listNames("");
-  if (!names)
-    return names.takeError();
-  std::vector<std::string> days;
-  for (const std::string& name : *names)
-    if (name.size() == 8 && name.find_first_not_of("0123456789") == std::string::npos)
-      days.push_back(name);
-  return days;
-}
-
-llvm::Expected<std::vector<std::string>> CrashStore::idsOf(const std::string& day) {
-  auto names = backend_.listNames(day);
-  if (!names)
-    return names.takeError();
-  std::vector<std::string> ids;
-  for (const std::string& name : *names)
-    if (auto id = parseCrashId(name); id && *id == name && crashDirectory(name).substr(0, 8) == day)
-      ids.push_back(name);
-  return ids;
-}
-
-llvm::Expected<uint64_t> CrashStore::bytesOf(const std::string& id) {
-  auto names = backend_.listNames(crashDirectory(id));
-  if (!names)
-    return names.takeError();
-  uint64_t total = 0;
-  for (const std::string& name : *names) {
-    auto info = backend_.stat(crashDirectory(id) + "/" + name);
-    if (!info)
-      return info.takeError();
-    if (*info)
-      total += (*info)->size;
+llvm::Expected<std::vector<CrashStore::ListedCrash>> CrashStore::list(const std::string& day) {
+  auto files = backend_.listTree(day);
+  if (!files)
+    return files.takeError();
+  std::vector<ListedCrash> crashes;
+  for (const ListedObject& file : *files) {
+    // <yyyymmdd>/<id>/<file>, the id's day its directory's.
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    llvm::StringRef(file.relative).split(parts, '/');
+    if (parts.size() != 3)
+      continue;
+    auto id = parseCrashId(parts[1].str());
+    if (!id || *id != parts[1] || crashDirectory(*id) != (parts[0] + "/" + parts[1]).str())
+      continue;
+    if (crashes.empty() || crashes.back().id != *id)
+      crashes.push_back({*id, false, ""});
+    if (parts[2] == kReceivedFile)
+      crashes.back().received = true;
+    else if (parts[2] == kProcessedFile)
+      crashes.back().processed_tag = file.info.etag;
   }
-  return total;
+  return crashes;
 }
 
-llvm::Error CrashStore::remove(const std::string& id) {
-  std::string directory = crashDirectory(id);
-  if (llvm::Error error = backend_.remove(directory + "/" + kReceivedFile))
+llvm::Error CrashStore::expire(const std::string& id, const std::string& at) {
+  auto found = record(id);
+  if (!found)
+    return found.takeError();
+  if (!*found)
+    return llvm::Error::success(); // gone already
+  auto before = processed(id);
+  if (!before)
+    return before.takeError();
+  ProcessedCrash kept = *before ? std::move(**before) : ProcessedCrash{};
+  if (kept.status.empty()) {
+    kept.status = "failed";
+    kept.error = "its files were removed by retention before it was processed";
+    kept.signature = "EMPTY: no frame data available";
+  }
+  kept.walk = nullptr;
+  kept.expired_at = at;
+  // The record of what it was first, then the files: a removal cut short
+  // leaves files the next pass removes.
+  if (llvm::Error error = writeProcessed(id, kept))
     return error;
-  auto names = backend_.listNames(directory);
-  if (!names)
-    return names.takeError();
-  for (const std::string& name : *names)
-    if (llvm::Error error = backend_.remove(directory + "/" + name))
+  std::string directory = crashDirectory(id);
+  if (llvm::Error error = backend_.remove(directory + "/" + (*found)->payload.file))
+    return error;
+  for (const CrashFileEntry& attachment : (*found)->attachments)
+    if (llvm::Error error = backend_.remove(directory + "/" + attachment.file))
       return error;
   return llvm::Error::success();
 }

@@ -65,9 +65,10 @@ struct ProcessedCrash {
   std::vector<MissingSymbol> missing_symbols;
   // Every module the crash names, as "debug_file/DEBUG_ID" (searching by id).
   std::vector<std::pair<std::string, std::string>> modules;
-  std::string release; // "PRODUCT/VERSION" whose ids a backtrace was read with; "" otherwise
-  std::string note;    // e.g. why a backtrace used the newest builds
-  std::string error;   // why it failed
+  std::string release;    // "PRODUCT/VERSION" whose ids a backtrace was read with; "" otherwise
+  std::string note;       // e.g. why a backtrace used the newest builds
+  std::string error;      // why it failed
+  std::string expired_at; // when retention removed its files (RFC 3339); "" while kept
   llvm::json::Value walk = nullptr; // the stackwalk document, or the symbolized lines
 };
 
@@ -99,14 +100,19 @@ public:
   llvm::Expected<std::optional<OpenedObject>> openFile(const std::string& id,
                                                        const std::string& file);
 
-  // The days (yyyymmdd) the store has crashes of, and the ids of one day.
-  llvm::Expected<std::vector<std::string>> days();
-  llvm::Expected<std::vector<std::string>> idsOf(const std::string& day);
-  // The crash's files removed (retention), received.json first so that a
-  // crash half removed is no longer listed.
-  llvm::Error remove(const std::string& id);
-  // The sizes of the crash's files together.
-  llvm::Expected<uint64_t> bytesOf(const std::string& id);
+  // What a listing of the store says of one crash.
+  struct ListedCrash {
+    std::string id;
+    bool received = false;     // received.json is there: the crash was answered
+    std::string processed_tag; // processed.json's validator, "" when there is none
+  };
+  // The crashes of one day (yyyymmdd), or of every day for "", in one
+  // listing of the store.
+  llvm::Expected<std::vector<ListedCrash>> list(const std::string& day);
+  // Retention: the crash's dump and attachments removed and its walk
+  // dropped, what it was kept (received.json, and processed.json with its
+  // signature and `expired_at`), so its group's counts stay.
+  llvm::Error expire(const std::string& id, const std::string& at);
 
 private:
   llvm::Error publishText(const std::string& relative, const std::string& text, bool replace);

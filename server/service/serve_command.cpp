@@ -47,7 +47,9 @@ std::optional<uint64_t> parseByteSize(const std::string& text) {
   if (text.empty())
     return std::nullopt;
   size_t digits = text.find_first_not_of("0123456789");
-  if (digits == 0 || digits + 1 < text.size() || (digits == std::string::npos && text.size() > 19))
+  // A number alone is bytes; a number and one unit letter is that many units.
+  if (digits == 0 || (digits == std::string::npos && text.size() > 19) ||
+      (digits != std::string::npos && digits + 1 != text.size()))
     return std::nullopt;
   if (digits != std::string::npos && digits > 19)
     return std::nullopt;
@@ -187,6 +189,14 @@ int runServe(const ServeOptions& options) {
       crash_options.service.rate_per_minute = *rate;
     }
     crash_options.service.limits.max_bytes = max_crash;
+    crash_options.retention_days = options.crash_retention_days;
+    if (!options.crash_max_bytes.empty()) {
+      auto parsed = parseByteSize(options.crash_max_bytes);
+      if (!parsed)
+        return fail("--crash-max-bytes " + options.crash_max_bytes +
+                    ": expected a size (500M, 20G)");
+      crash_options.max_bytes = *parsed;
+    }
     for (const std::string& name : options.drop_annotations)
       if (!name.empty())
         crash_options.service.limits.drop_annotations.insert(llvm::StringRef(name).lower());

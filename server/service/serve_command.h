@@ -32,6 +32,8 @@ struct ServeOptions {
   std::string max_crash;       // --max-crash SIZE (default 25M)
   std::vector<std::string> drop_annotations{"Email", "URL", "Comments"}; // --drop-annotations
   bool crashes_public = false;                                           // --crashes-public
+  unsigned crash_retention_days = 0;                                     // --crash-retention DAYS
+  std::string crash_max_bytes;                                           // --crash-max-bytes SIZE
 };
 
 // 512, 64K, 100M, 2G (powers of 1024); none if malformed.

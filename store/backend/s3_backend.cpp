@@ -12,6 +12,7 @@
 #include "common/gzip/gzip.h"
 #include "common/http/retry_policy.h"
 #include "common/limits/input_limits.h"
+#include "store/backend/s3_listed_files.h"
 #include "store/s3/s3_answers.h"
 #include "store/s3/s3_location.h"
 
@@ -33,19 +34,6 @@
 namespace dumpsyms {
 
 namespace {
-
-// "<name>/<id>/<file>", no name empty or starting with '.': a file of the
-// store's layout, not the server's own (.uploads) or the .build-id index.
-bool isLayoutFile(llvm::StringRef relative) {
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  relative.split(parts, '/');
-  if (parts.size() != 3)
-    return false;
-  for (llvm::StringRef part : parts)
-    if (part.empty() || part.starts_with("."))
-      return false;
-  return true;
-}
 
 // A server answering a client must not wait long for a bucket: a couple of
 // quick tries, then the client gets an error and may ask again.
@@ -189,6 +177,23 @@ public:
       return error;
     std::sort(files.begin(), files.end(),
               [](const ListedObject& a, const ListedObject& b) { return a.relative < b.relative; });
+    return files;
+  }
+
+  // One flat listing of the prefix (no delimiter): every file at any depth
+  // in a walk of pages, where listing level by level would ask once per
+  // directory (and some S3 servers, s3rver among them, give no common
+  // prefixes more than one level above a key).
+  llvm::Expected<std::vector<ListedObject>> listTree(const std::string& relative_dir) override {
+    std::string prefix =
+        relative_dir.empty() ? location_.keyPrefix() : location_.key(relative_dir) + "/";
+    std::vector<ListedObject> files;
+    if (llvm::Error error = location_.walkListing(
+            "listing " + describe() + "/" + relative_dir, prefix, "",
+            [&](const std::string& url) { return send(request("GET", url)); },
+            [&](llvm::StringRef body) { return addTreeFiles(body, location_.keyPrefix(), files); }))
+      return error;
+    sortListed(files);
     return files;
   }
 

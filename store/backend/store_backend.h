@@ -89,6 +89,11 @@ public:
   // say it in one listing overrides it (S3: one ListObjectsV2 walk rather
   // than a request per directory and per file).
   virtual llvm::Expected<std::vector<ListedObject>> listFiles();
+  // Every file under `relative_dir` ("" is the root), at any depth, none
+  // of whose names starts with '.', with what stat() says of it, sorted by
+  // path: the crash store's listing. The default walks level by level; S3
+  // lists the prefix flat, in one walk of pages.
+  virtual llvm::Expected<std::vector<ListedObject>> listTree(const std::string& relative_dir);
 
   // Where to spool an upload before it is checked and published: a
   // directory on the same file system as the store where that makes

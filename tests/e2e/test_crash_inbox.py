@@ -7,7 +7,8 @@ and llvm-symbolizer-19, never by our own output alone:
   glibc backtrace, an OpenSync-style JSON report: each answered
   `CrashID=bp-<id>`, walked with the store's symbols, signed;
 - one bug built twice lands in one group, signed by the function gdb
-  stops in; a failed assert() is signed by its caller (glibc's abort path
+  stops in, whether the dump came from a core (core_to_minidump.py) or
+  from lldb-19; a failed assert() is signed by its caller (glibc's abort path
   is irrelevant); the backtrace and the report by the function
   llvm-symbolizer names at the frame after the signal trampoline, read
   with the release `symstore add --release` recorded;
@@ -19,8 +20,13 @@ and llvm-symbolizer-19, never by our own output alone:
 - every refusal: not a minidump, a broken form, bad gzip, bad JSON (400
   Discarded=malformed_*), over --max-crash raw and inflated (413),
   --crash-rate (200 Discarded=rule_rate, counted in /metrics);
+- --crash-max-bytes and --crash-retention remove the oldest crashes' dumps,
+  their signatures and counts kept;
 - kill -9 during submissions loses no crash that was answered 200, and
-  an index deleted is made again from the crash store."""
+  an index deleted is made again from the crash store;
+- two servers over one s3rver bucket (symbols and crashes in it) each see
+  and list the crashes the other received, processed with the bucket's
+  symbols."""
 import json
 import os
 import re
@@ -31,9 +37,12 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 import core_to_minidump
 import crash_clients
+import page_dom
+import upload_servers as servers
 from common import Report, arguments
 from serve_process import ServeProcess
 
@@ -73,6 +82,17 @@ def crash_dump(tmp, binary, argument):
     with open(core, "rb") as fh:
         dump = core_to_minidump.convert(core_to_minidump.Core(fh.read()))
     return dump, frames
+
+
+def lldb_dump(tmp, binary, argument):
+    """lldb-19's own minidump of the program's crash, written where it stops."""
+    out = os.path.join(tmp, f"lldb.{os.path.basename(binary)}.{argument}.dmp")
+    sh("lldb-19", "-b", "-o", "settings set target.disable-aslr true", "-o", f"process launch -- {argument}",
+       "-k", f"process save-core --plugin-name=minidump {out}", "-k", "kill", binary, cwd=tmp)
+    if not os.path.exists(out):
+        return None
+    with open(out, "rb") as fh:
+        return fh.read()
 
 
 def logged_backtrace(binary):
@@ -137,6 +157,10 @@ def run(args, report, tmp):
     for name, argument in [("crashy1", "0"), ("crashy2", "0"), ("crashy1", "1"), ("orphan", "0")]:
         dumps[(name, argument)] = crash_dump(tmp, bins[name], argument)
     text = logged_backtrace(bins["logger"])
+    from_lldb = lldb_dump(tmp, bins["crashy2"], "0")
+    if not from_lldb:
+        report.fail("lldb-19 wrote no minidump of crashy2's crash")
+        return
 
     store, cache = os.path.join(tmp, "store"), os.path.join(tmp, "cache")
     for paths, release in [([bins["crashy1"], bins["crashy2"], LIBC], None), ([bins["logger"], LIBC], "Logger/1.0")]:
@@ -166,6 +190,8 @@ def run(args, report, tmp):
             host, port, dumps[("crashy2", "0")][0], "Crashy", "2.0",
             annotations={"channel": "beta", "Email": "a@b.example", "URL": "https://private.example/"},
             attachments=[("upload_file_log", "log.txt", log)]))
+        ids["lldb"] = submitted(report, "lldb-19's minidump, as Crashpad sends", crash_clients.crashpad_upload(
+            host, port, from_lldb, "Crashy", "2.0"))
         ids["b"] = submitted(report, "the assert crash", crash_clients.breakpad_upload(
             host, port, dumps[("crashy1", "1")][0], "Crashy", "1.0"))
         ids["orphan"] = submitted(report, "a crash without symbols", crash_clients.breakpad_upload(
@@ -188,7 +214,7 @@ def run(args, report, tmp):
 
         # Signatures against gdb and llvm-symbolizer.
         gdb_top = dumps[("crashy1", "0")][1][0]
-        for key in ("a1", "a2"):
+        for key in ("a1", "a2", "lldb"):
             if c[key]["signature"] != gdb_top:
                 report.fail(f"{key}: signature {c[key]['signature']!r}, gdb stops in {gdb_top}")
         own = [f for f in dumps[("crashy1", "1")][1] if f in ("check_limits", "validate", "main")]
@@ -272,10 +298,10 @@ def run(args, report, tmp):
             report.fail("/api/crashes is not newest first")
         status, groups = get_json(server, "/api/signatures")
         group = [g for g in groups if g["signature"] == gdb_top] if status == 200 else []
-        if not group or group[0]["count"] != 2 or not {"signature", "count", "first", "last"} <= set(group[0]):
+        if not group or group[0]["count"] != 3 or not {"signature", "count", "first", "last"} <= set(group[0]):
             report.fail(f"/api/signatures: {groups}")
         status, page = get_json(server, f"/api/crashes?signature={gdb_top}&product=Crashy")
-        if status != 200 or sorted(x["id"] for x in page["crashes"]) != sorted([ids["a1"], ids["a2"]]):
+        if status != 200 or sorted(x["id"] for x in page["crashes"]) != sorted([ids["a1"], ids["a2"], ids["lldb"]]):
             report.fail(f"/api/crashes?signature={gdb_top} lists {page}")
         if get_json(server, "/api/crashes?limit=1001")[0] != 400:
             report.fail("/api/crashes?limit=1001 is not refused")
@@ -284,6 +310,12 @@ def run(args, report, tmp):
             status, headers, body = server.request("GET", path, headers=READ)
             if status != 200 or gdb_top.encode() not in body or "content-security-policy" not in headers:
                 report.fail(f"{path}: {status}, signature {'shown' if gdb_top.encode() in body else 'not shown'}")
+        hostile = submitted(report, "a crash with a hostile annotation", crash_clients.breakpad_upload(
+            host, port, dumps[("crashy1", "0")][0], "Crashy", "1.0",
+            extra={"note": "<script id=\"injected\">alert(1)</script>"}))
+        seen = wait_processed(server, [hostile]) if hostile else {}
+        if hostile in seen:
+            check_pages_in_chromium(args, report, tmp, server, c["a1"], seen[hostile])
         if server.request("GET", "/api/crashes")[0] != 401 or \
                 server.request("GET", "/api/crashes", headers={"Auth-Token": "tok-up"})[0] != 403:
             report.fail("crashes are read without a `crashes` token")
@@ -336,6 +368,8 @@ def run(args, report, tmp):
         if b"symstore_crashes_discarded_rate_total 1" not in metrics:
             report.fail("/metrics does not count the crash discarded by the rate")
 
+    retention(args, report, tmp, store, cache, dump)
+
     # kill -9 while crashes arrive: every crash answered 200 is there after.
     crash_dir, kill_cache = os.path.join(tmp, "killed"), os.path.join(tmp, "kill-cache")
     answered = []
@@ -375,10 +409,145 @@ def run(args, report, tmp):
                         f"{len(set(answered) - listed)} not listed by the index made again")
         report.note(f"kill -9 after {len(answered)} answered crashes: none lost, the index made again lists {len(listed)}")
 
+    two_servers_over_s3(args, report, tmp, store, dumps[("crashy1", "0")][0], dumps[("crashy1", "0")][1][0])
+
+
+def retention(args, report, tmp, store, cache, dump):
+    """--crash-max-bytes: the oldest crashes' files go until the rest fit;
+    --crash-retention: a crash received long ago loses its files. Both keep
+    what the crashes were: their signatures and the groups' counts."""
+    crash_dir = os.path.join(tmp, "retained")
+    with ServeProcess(args.symstore, store, f"--crashes={crash_dir}", "--cache-dir", cache,
+                      "--crash-max-bytes", str(3 * len(dump) - 1), quiet=True) as server:
+        ids = [submitted(report, f"crash {i} under --crash-max-bytes", crash_clients.breakpad_upload(
+            server.host, server.port, dump, "R", "1")) for i in range(5)]
+        if None in ids:
+            return
+        expired = wait_processed(server, ids[:3], until=lambda c: bool(c.get("expired_at")))
+        if len(expired) != 3:
+            report.fail(f"--crash-max-bytes {3 * len(dump) - 1}: {len(expired)} of the 3 oldest crashes expired")
+        for crash_id in ids:
+            day = "20" + crash_id[-6:]
+            present = os.path.exists(os.path.join(crash_dir, day, crash_id, "minidump.dmp"))
+            if present == (crash_id in ids[:3]):
+                report.fail(f"--crash-max-bytes: crash {ids.index(crash_id)}'s dump is "
+                            f"{'still there' if present else 'gone'}")
+        status, groups = get_json(server, "/api/signatures?product=R", headers={})
+        if status != 200 or sum(g["count"] for g in groups) != 5:
+            report.fail(f"after retention the groups count {groups}, not 5 crashes")
+    # A crash received in 2020 (its files placed by hand): --crash-retention 30.
+    old_dir = os.path.join(tmp, "retained-old")
+    old_id = "3f2a9c1e-5b7d-4e8f-9a1b-2c3d40200101"
+    place = os.path.join(old_dir, "20200101", old_id)
+    os.makedirs(place)
+    with open(os.path.join(place, "minidump.dmp"), "wb") as fh:
+        fh.write(dump)
+    with open(os.path.join(place, "received.json"), "w") as fh:
+        json.dump({"id": old_id, "received": "2020-01-01T00:00:00.000Z", "kind": "minidump", "product": "Old",
+                   "version": "0.1", "guid": "", "annotations": {}, "attachments": [],
+                   "payload": {"file": "minidump.dmp", "field": "upload_file_minidump", "filename": "x.dmp",
+                               "size": len(dump)}}, fh)
+    with ServeProcess(args.symstore, store, f"--crashes={old_dir}", "--cache-dir", cache,
+                      "--crash-retention", "30", quiet=True) as server:
+        done = wait_processed(server, [old_id], until=lambda c: bool(c.get("expired_at")))
+        if old_id not in done or os.path.exists(os.path.join(place, "minidump.dmp")):
+            report.fail("--crash-retention 30: the crash received in 2020 kept its dump")
+        elif not done[old_id]["signature"]:
+            report.fail("--crash-retention: the expired crash has no signature")
+
+
+def chromium_dom(args, tmp, url):
+    """The page as Debian's chromium, headless, builds its DOM."""
+    profile = tempfile.mkdtemp(prefix="profile-", dir=tmp)
+    p = sh(args.chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+           "--no-first-run", f"--user-data-dir={profile}", "--dump-dom", url)
+    if p.returncode != 0 or "<html" not in p.stdout:
+        raise SystemExit(f"chromium --dump-dom {url}: exit {p.returncode}: {p.stderr[-600:]}")
+    return page_dom.parse(p.stdout)
+
+
+def check_pages_in_chromium(args, report, tmp, server, crash, hostile):
+    """The groups, a group, a crash, as chromium reads them: the signature
+    shown in each, the daily counts drawn, a hostile annotation shown as
+    text, never as markup."""
+    key = "key=tok-read"
+    groups = chromium_dom(args, tmp, f"{server.url}/ui/crashes?{key}")
+    table = groups.by_id("crash-groups")
+    rows = table.find_all("tr")[1:] if table else []
+    if not any(r.find("a", cls="signature") and r.find("a", cls="signature").text() == crash["signature"]
+               for r in rows):
+        report.fail(f"chromium: /ui/crashes shows no group {crash['signature']!r}")
+    if not groups.find("svg", cls="sparkline"):
+        report.fail("chromium: /ui/crashes draws no daily counts")
+    group = chromium_dom(args, tmp, f"{server.url}/ui/signature?s={urllib.parse.quote(crash['signature'])}&{key}")
+    listed = group.by_id("group-crashes")
+    if not listed or crash["id"] not in listed.text():
+        report.fail("chromium: the group's page does not list its crash")
+    page = chromium_dom(args, tmp, f"{server.url}/ui/crashes/{hostile['id']}?{key}")
+    signature = page.by_id("crash-signature")
+    if not signature or signature.text().strip() != hostile["signature"]:
+        report.fail(f"chromium: the crash's page shows signature "
+                    f"{signature.text() if signature else None!r}, not {hostile['signature']!r}")
+    annotations = page.by_id("annotations")
+    if not annotations or '<script id="injected">alert(1)</script>' not in annotations.text():
+        report.fail("chromium: the hostile annotation is not shown as text")
+    if any(e.attrs.get("id") == "injected" for e in page.elements()):
+        report.fail("chromium: an annotation became markup")
+
+
+def aws_environment():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update(AWS_ACCESS_KEY_ID=servers.S3RVER_KEY, AWS_SECRET_ACCESS_KEY=servers.S3RVER_SECRET,
+               AWS_REGION="us-east-1")
+    return env
+
+
+def two_servers_over_s3(args, report, tmp, store, dump, expected):
+    """Servers A and B over one bucket: each lists, and has processed, the
+    crash the other received."""
+    with servers.S3rver(args.s3rver, "inbox") as s3:
+        p = sh(args.symstore, "upload", store, "--to", "s3://inbox/symbols", "--protocol", "s3",
+               "--endpoint", s3.url, env=aws_environment(), stdin=subprocess.DEVNULL)
+        if p.returncode:
+            report.fail(f"symstore upload --protocol s3: {p.stderr[-500:]}")
+            return
+        common = ("s3://inbox/symbols", "--crashes=s3://inbox/crashes", "--endpoint", s3.url)
+        with ServeProcess(args.symstore, *common, "--cache-dir", os.path.join(tmp, "s3-a"),
+                          env=aws_environment(), quiet=True) as a, \
+                ServeProcess(args.symstore, *common, "--cache-dir", os.path.join(tmp, "s3-b"),
+                             env=aws_environment(), quiet=True) as b:
+            from_a = submitted(report, "a crash sent to server A", crash_clients.crashpad_upload(
+                a.host, a.port, dump, "Crashy", "1.0"))
+            from_b = submitted(report, "a crash sent to server B", crash_clients.breakpad_upload(
+                b.host, b.port, dump, "Crashy", "1.0"))
+            if not from_a or not from_b:
+                return
+            for server, other, crash_id in ((b, "A", from_a), (a, "B", from_b)):
+                seen = wait_processed(server, [crash_id])
+                if crash_id not in seen:
+                    report.fail(f"the crash server {other} received is not processed on the other server")
+                    continue
+                if seen[crash_id]["signature"] != expected:
+                    report.fail(f"over S3: signature {seen[crash_id]['signature']!r}, expected {expected}")
+                # The index follows the bucket by listing it every 10 s.
+                listed, deadline = False, time.monotonic() + 40
+                while not listed and time.monotonic() < deadline:
+                    status, page = get_json(server, "/api/crashes", headers={})
+                    listed = status == 200 and crash_id in {x["id"] for x in page["crashes"]}
+                    time.sleep(0.5)
+                if not listed:
+                    report.fail(f"the crash server {other} received is not listed by the other server")
+            keys = s3.keys()
+            if not any(k.startswith("crashes/") and k.endswith("/received.json") for k in keys):
+                report.fail("the bucket has no crashes/<day>/<id>/received.json")
+            report.note(f"two servers over s3rver: each sees the other's crash ({len(keys)} objects)")
+
 
 def main():
     args = arguments(lambda p: (p.add_argument("--symstore", required=True),
-                                p.add_argument("--symtool", required=True)))
+                                p.add_argument("--symtool", required=True),
+                                p.add_argument("--s3rver", required=True),
+                                p.add_argument("--chromium", required=True)))
     report = Report("crash_inbox")
     tmp = tempfile.mkdtemp(prefix="crash-inbox-")
     try:

@@ -1,5 +1,6 @@
 // symstore serve --tokens: the file format of the contract, and
 // where a request's token is read from.
+#include "server/service/serve_command.h"
 #include "server/service/tokens.h"
 
 #include <gtest/gtest.h>
@@ -64,10 +65,12 @@ TEST(ServeTokens, ARepeatedTokenGetsBothLinesPermissions) {
 TEST(ServeTokens, BadLinesNameFileAndLine) {
   EXPECT_EQ(parseError("ok upload\nlonely\n"),
             "tokens.txt:2: a token without permissions (add upload, download, submit or crashes)");
-  EXPECT_EQ(parseError("# c\n\nt upload write\n"),
-            "tokens.txt:3: unknown permission 'write' (expected upload, download, submit or crashes)");
-  EXPECT_EQ(parseError("t Upload\n"),
-            "tokens.txt:1: unknown permission 'Upload' (expected upload, download, submit or crashes)");
+  EXPECT_EQ(
+      parseError("# c\n\nt upload write\n"),
+      "tokens.txt:3: unknown permission 'write' (expected upload, download, submit or crashes)");
+  EXPECT_EQ(
+      parseError("t Upload\n"),
+      "tokens.txt:1: unknown permission 'Upload' (expected upload, download, submit or crashes)");
   EXPECT_EQ(parseError("t # upload\n"),
             "tokens.txt:1: a token without permissions (add upload, download, submit or crashes)");
 }
@@ -96,6 +99,26 @@ TEST(ServeTokens, WhereARequestCarriesItsToken) {
   EXPECT_EQ(requestToken(withHeaders({{"auth-token", "first"}}, {{"key", "second"}})), "first");
   EXPECT_EQ(requestToken(withHeaders({{"authorization", "Basic dXNlcjpwdw=="}})), std::nullopt);
   EXPECT_EQ(requestToken(withHeaders({})), std::nullopt);
+}
+
+} // namespace
+} // namespace dumpsyms
+
+namespace dumpsyms {
+namespace {
+
+TEST(ServeSizes, BytesAloneOrWithAUnit) {
+  EXPECT_EQ(parseByteSize("512"), 512u);
+  EXPECT_EQ(parseByteSize("23025"), 23025u);
+  EXPECT_EQ(parseByteSize("64K"), 64u << 10);
+  EXPECT_EQ(parseByteSize("25M"), 25u << 20);
+  EXPECT_EQ(parseByteSize("2g"), uint64_t(2) << 30);
+  EXPECT_FALSE(parseByteSize(""));
+  EXPECT_FALSE(parseByteSize("0"));
+  EXPECT_FALSE(parseByteSize("M"));
+  EXPECT_FALSE(parseByteSize("12MB"));
+  EXPECT_FALSE(parseByteSize("1X"));
+  EXPECT_FALSE(parseByteSize("99999999999999999999"));
 }
 
 } // namespace

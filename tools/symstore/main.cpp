@@ -184,6 +184,17 @@ int main(int argc, char** argv) {
                    "annotations never stored (default: Email,URL,Comments)")
       ->delimiter(',')
       ->option_text("A,B,...");
+  serve_command
+      ->add_option("--crash-retention", serve.crash_retention_days,
+                   "remove the dumps and attachments of crashes older than DAYS (their "
+                   "signatures and counts stay)")
+      ->check(CLI::Range(1, 36500))
+      ->option_text("DAYS");
+  serve_command
+      ->add_option("--crash-max-bytes", serve.crash_max_bytes,
+                   "remove the oldest crashes' dumps and attachments past SIZE in all (their "
+                   "signatures and counts stay)")
+      ->option_text("SIZE");
   serve_command->add_flag("--crashes-public", serve.crashes_public,
                           "without --tokens, show crashes to any client, not only this machine");
 
