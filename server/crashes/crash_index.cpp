@@ -315,8 +315,9 @@ CrashPage CrashIndex::list(const CrashQuery& query) {
   Where where = whereOf(query);
   // The cursor: the last crash of the page before, "<received_ms>.<id>".
   if (size_t dot = query.cursor.find('.'); dot != std::string::npos && dot > 0) {
+    std::string millis = query.cursor.substr(0, dot);
     char* end = nullptr;
-    long long ms = std::strtoll(query.cursor.substr(0, dot).c_str(), &end, 10);
+    long long ms = std::strtoll(millis.c_str(), &end, 10);
     if (end && *end == 0) {
       where.sql += " AND (received_ms < ? OR (received_ms = ? AND id < ?))";
       where.arguments.push_back(int64_t(ms));
