@@ -50,7 +50,7 @@ Object keyValues(llvm::StringRef text, char separator) {
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
       value = value.drop_front().drop_back();
     if (!key.empty())
-      out[key] = value.str();
+      out[key.str()] = value.str(); // owned: the document may outlive the snapshot
   }
   return out;
 }
