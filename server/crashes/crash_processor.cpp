@@ -80,6 +80,26 @@ llvm::Expected<std::string> readWhole(int fd, uint64_t cap) {
   }
 }
 
+// What processing makes of a crash it cannot read.
+ProcessedCrash failedCrash(std::string why) {
+  ProcessedCrash out;
+  out.status = "failed";
+  out.error = std::move(why);
+  out.signature = "EMPTY: no frame data available";
+  return out;
+}
+
+// The crash's payload, open; an error says which file and why.
+llvm::Expected<int> openPayload(CrashStore& crashes, const CrashRecord& record) {
+  auto opened = crashes.openFile(record.id, record.payload.file);
+  if (!opened)
+    return llvm::createStringError(record.payload.file +
+                                   " cannot be read: " + llvm::toString(opened.takeError()));
+  if (!*opened)
+    return llvm::createStringError(record.payload.file + " is not in the crash store");
+  return (*opened)->fd;
+}
+
 } // namespace
 
 CrashProcessor::CrashProcessor(CrashStore& crashes, CrashIndex& index, StoreBackend& symbols,
@@ -194,25 +214,17 @@ void CrashProcessor::processOne(const std::string& id) {
 
 ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record) {
   ProcessedCrash out;
-  auto failed = [&](std::string why) {
-    out.status = "failed";
-    out.error = std::move(why);
-    out.signature = "EMPTY: no frame data available";
-    return out;
-  };
-  auto opened = crashes_.openFile(record.id, record.payload.file);
-  if (!opened)
-    return failed("the minidump cannot be read: " + llvm::toString(opened.takeError()));
-  if (!*opened)
-    return failed("the minidump is not in the crash store");
-  FdCloser closer{(*opened)->fd};
-  std::string path = "/proc/self/fd/" + std::to_string((*opened)->fd);
+  auto fd = openPayload(crashes_, record);
+  if (!fd)
+    return failedCrash(llvm::toString(fd.takeError()));
+  FdCloser closer{*fd};
+  std::string path = "/proc/self/fd/" + std::to_string(*fd);
   auto snapshot = readProcessSnapshot(path);
   if (!snapshot) {
     std::string why = llvm::toString(snapshot.takeError());
     for (size_t at; (at = why.find(path)) != std::string::npos;)
       why.replace(at, path.size(), record.payload.file);
-    return failed(why);
+    return failedCrash(why);
   }
   // A store elsewhere (S3) is walked from its local mirror: this dump's
   // modules are fetched into it first.
@@ -256,21 +268,14 @@ ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record) {
 
 ProcessedCrash CrashProcessor::readCrashText(const CrashRecord& record) {
   ProcessedCrash out;
-  auto failed = [&](std::string why) {
-    out.status = "failed";
-    out.error = std::move(why);
-    out.signature = "EMPTY: no frame data available";
-    return out;
-  };
-  auto opened = crashes_.openFile(record.id, record.payload.file);
-  if (!opened)
-    return failed("the crash's text cannot be read: " + llvm::toString(opened.takeError()));
-  if (!*opened)
-    return failed("the crash's text is not in the crash store");
-  FdCloser closer{(*opened)->fd};
-  auto text = readWhole((*opened)->fd, limits::kMaxCrashText);
+  auto fd = openPayload(crashes_, record);
+  if (!fd)
+    return failedCrash(llvm::toString(fd.takeError()));
+  FdCloser closer{*fd};
+  auto text = readWhole(*fd, limits::kMaxCrashText);
   if (!text)
-    return failed("the crash's text cannot be read: " + llvm::toString(text.takeError()));
+    return failedCrash(record.payload.file +
+                       " cannot be read: " + llvm::toString(text.takeError()));
 
   // Which build of each module: the release's, else the newest the store has.
   std::map<std::string, DebugId> ids;

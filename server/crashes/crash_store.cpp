@@ -232,16 +232,24 @@ llvm::Expected<std::optional<llvm::json::Value>> CrashStore::readJson(const std:
   return std::optional<llvm::json::Value>(std::move(*parsed));
 }
 
-llvm::Expected<std::optional<CrashRecord>> CrashStore::record(const std::string& id) {
-  auto value = readJson(crashDirectory(id) + "/" + kReceivedFile, kMaxReceivedJson);
+// A JSON file of the crash read and parsed by `parse`; none when absent.
+template <typename T>
+llvm::Expected<std::optional<T>>
+parsedOrNone(llvm::Expected<std::optional<llvm::json::Value>> value,
+             llvm::Expected<T> (*parse)(const llvm::json::Value&)) {
   if (!value)
     return value.takeError();
   if (!*value)
     return std::nullopt;
-  auto record = crashRecordFromJson(**value);
-  if (!record)
-    return record.takeError();
-  return std::optional<CrashRecord>(std::move(*record));
+  auto parsed = parse(**value);
+  if (!parsed)
+    return parsed.takeError();
+  return std::optional<T>(std::move(*parsed));
+}
+
+llvm::Expected<std::optional<CrashRecord>> CrashStore::record(const std::string& id) {
+  return parsedOrNone<CrashRecord>(
+      readJson(crashDirectory(id) + "/" + kReceivedFile, kMaxReceivedJson), crashRecordFromJson);
 }
 
 llvm::Expected<std::string> CrashStore::processedTag(const std::string& id) {
@@ -260,15 +268,8 @@ llvm::Expected<std::optional<ProcessedCrash>> CrashStore::processed(const std::s
       return tag.takeError();
     *etag = *tag;
   }
-  auto value = readJson(relative, kMaxProcessedJson);
-  if (!value)
-    return value.takeError();
-  if (!*value)
-    return std::nullopt;
-  auto processed = processedCrashFromJson(**value);
-  if (!processed)
-    return processed.takeError();
-  return std::optional<ProcessedCrash>(std::move(*processed));
+  return parsedOrNone<ProcessedCrash>(readJson(relative, kMaxProcessedJson),
+                                      processedCrashFromJson);
 }
 
 llvm::Error CrashStore::writeProcessed(const std::string& id, const ProcessedCrash& processed) {

@@ -43,34 +43,13 @@ llvm::Expected<std::vector<ListedObject>> StoreBackend::listTree(const std::stri
 }
 
 llvm::Expected<std::vector<ListedObject>> StoreBackend::listFiles() {
-  std::vector<ListedObject> files;
-  auto names = listNames("");
-  if (!names)
-    return names.takeError();
-  for (const std::string& name : *names) {
-    if (!isLayoutName(name))
-      continue;
-    auto ids = listNames(name);
-    if (!ids)
-      return ids.takeError();
-    for (const std::string& id : *ids) {
-      if (!isLayoutName(id))
-        continue;
-      auto leaves = listNames(name + "/" + id);
-      if (!leaves)
-        return leaves.takeError();
-      for (const std::string& leaf : *leaves) {
-        if (!isLayoutName(leaf))
-          continue;
-        std::string relative = name + "/" + id + "/" + leaf;
-        auto info = stat(relative);
-        if (!info)
-          return info.takeError();
-        if (*info) // not gone since the listing, and a file (not a directory)
-          files.push_back({relative, **info});
-      }
-    }
-  }
+  auto files = listTree("");
+  if (!files)
+    return files.takeError();
+  // The layout's files: <name>/<id>/<file>, nothing deeper or shallower.
+  std::erase_if(*files, [](const ListedObject& file) {
+    return std::count(file.relative.begin(), file.relative.end(), '/') != 2;
+  });
   return files;
 }
 
