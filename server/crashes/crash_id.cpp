@@ -70,6 +70,14 @@ std::optional<std::string> parseCrashId(const std::string& text) {
   return id;
 }
 
+std::string utcDay(std::chrono::system_clock::time_point when, bool dashes) {
+  CivilDay day = civilDay(when);
+  char text[48];
+  std::snprintf(text, sizeof text, dashes ? "%04d-%02d-%02d" : "%04d%02d%02d", day.year, day.month,
+                day.day);
+  return text;
+}
+
 std::string crashDirectory(const std::string& id) {
   return "20" + id.substr(kIdLength - 6) + "/" + id;
 }

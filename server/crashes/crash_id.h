@@ -19,6 +19,10 @@ std::optional<std::string> parseCrashId(const std::string& text);
 // "20261207/<id>": the crash's directory in the crash store.
 std::string crashDirectory(const std::string& id);
 
+// The UTC day of `when`: "2026-12-07", or "20261207" without dashes (the
+// crash store's directories).
+std::string utcDay(std::chrono::system_clock::time_point when, bool dashes = true);
+
 // RFC 3339 in UTC with milliseconds: "2026-12-07T19:35:18.123Z".
 std::string rfc3339(std::chrono::system_clock::time_point when);
 // Back; none for another form. Accepts "Z" or an offset, fractions or not.

@@ -15,15 +15,6 @@ namespace {
 // received by a server that stopped first: this one walks it.
 constexpr int64_t kOrphanAfterMs = 2 * 60 * 1000;
 
-std::string dayString(std::chrono::system_clock::time_point when) {
-  std::time_t seconds = std::chrono::system_clock::to_time_t(when);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[16];
-  std::strftime(text, sizeof text, "%Y%m%d", &utc);
-  return text;
-}
-
 int64_t nowMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -55,8 +46,7 @@ CrashInbox::open(CrashInboxOptions options, StoreBackend& symbols, StoreCatalog&
   char name[32];
   std::snprintf(name, sizeof name, "crashes-%016llx.sqlite",
                 static_cast<unsigned long long>(llvm::xxh3_64bits(inbox->description_)));
-  bool fresh = false;
-  auto index = CrashIndex::open(o.cache_dir + "/" + name, inbox->description_, fresh);
+  auto index = CrashIndex::open(o.cache_dir + "/" + name, inbox->description_);
   if (!index)
     return index.takeError();
   inbox->index_ = std::move(*index);
@@ -86,7 +76,6 @@ CrashInbox::open(CrashInboxOptions options, StoreBackend& symbols, StoreCatalog&
   if (llvm::Error error = inbox->syncWithStore(true))
     return llvm::createStringError("--crashes " + o.location + ": " +
                                    llvm::toString(std::move(error)));
-  (void)fresh;
   return inbox;
 }
 
@@ -186,7 +175,7 @@ llvm::Error CrashInbox::syncWithStore(bool everything) {
   if (everything)
     days.push_back("");
   else
-    days = {dayString(now - std::chrono::hours(24)), dayString(now)};
+    days = {utcDay(now - std::chrono::hours(24), false), utcDay(now, false)};
   for (const std::string& day : days) {
     auto crashes = crashes_->list(day);
     if (!crashes)

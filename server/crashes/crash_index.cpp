@@ -156,8 +156,8 @@ int64_t epochMillis(const std::string& rfc3339_time) {
               : 0;
 }
 
-llvm::Expected<std::unique_ptr<CrashIndex>>
-CrashIndex::open(const std::string& path, const std::string& store, bool& fresh) {
+llvm::Expected<std::unique_ptr<CrashIndex>> CrashIndex::open(const std::string& path,
+                                                             const std::string& store) {
   sqlite3* db = nullptr;
   int opened =
       sqlite3_open_v2(path.c_str(), &db,
@@ -185,8 +185,7 @@ CrashIndex::open(const std::string& path, const std::string& store, bool& fresh)
         indexed_store = read.text(1);
     }
   }
-  fresh = schema != kSchemaVersion || indexed_store != store;
-  if (fresh) {
+  if (schema != kSchemaVersion || indexed_store != store) {
     // Made anew: another schema's tables are dropped, not migrated.
     if (llvm::Error error = index->exec("DROP TABLE IF EXISTS crashes; "
                                         "DROP TABLE IF EXISTS crash_modules;"))
@@ -201,8 +200,6 @@ CrashIndex::open(const std::string& path, const std::string& store, bool& fresh)
   } else {
     if (llvm::Error error = index->exec(kSchema))
       return error;
-    Statement count(db, "SELECT COUNT(*) FROM crashes");
-    fresh = count.step() == SQLITE_ROW && count.integer(0) == 0;
   }
   return index;
 }
@@ -305,10 +302,6 @@ std::optional<IndexedCrash> CrashIndex::find(const std::string& id) {
   if (select.step() != SQLITE_ROW)
     return std::nullopt;
   return crashFrom(select);
-}
-
-bool CrashIndex::has(const std::string& id) {
-  return find(id).has_value();
 }
 
 CrashPage CrashIndex::list(const CrashQuery& query) {
@@ -441,12 +434,6 @@ std::vector<std::pair<std::string, int64_t>> CrashIndex::oldestKept(size_t limit
 uint64_t CrashIndex::keptBytes() {
   std::lock_guard<std::mutex> lock(mutex_);
   Statement select(db_, "SELECT COALESCE(SUM(bytes), 0) FROM crashes WHERE expired = 0");
-  return select.step() == SQLITE_ROW ? static_cast<uint64_t>(select.integer(0)) : 0;
-}
-
-uint64_t CrashIndex::count() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Statement select(db_, "SELECT COUNT(*) FROM crashes");
   return select.step() == SQLITE_ROW ? static_cast<uint64_t>(select.integer(0)) : 0;
 }
 

@@ -52,9 +52,10 @@ struct SignatureGroup {
 class CrashIndex {
 public:
   // Opens (or makes) the database at `path` for the crash store named
-  // `store`; `fresh` says it was empty or made again, and must be filled.
+  // `store`; one of another schema or store is emptied (the inbox lists
+  // the whole store at every start).
   static llvm::Expected<std::unique_ptr<CrashIndex>> open(const std::string& path,
-                                                          const std::string& store, bool& fresh);
+                                                          const std::string& store);
   ~CrashIndex();
 
   // A crash received (status "queued" unless it is processed already).
@@ -65,7 +66,6 @@ public:
   llvm::Error forget(const std::string& id);
 
   std::optional<IndexedCrash> find(const std::string& id);
-  bool has(const std::string& id);
   CrashPage list(const CrashQuery& query);
   // Groups by count, most first, of crashes received in [since, until).
   std::vector<SignatureGroup> signatures(std::optional<int64_t> since_ms,
@@ -84,7 +84,6 @@ public:
   std::vector<std::pair<std::string, int64_t>> oldestKept(size_t limit, int64_t before_ms);
   // The bytes of the files still kept.
   uint64_t keptBytes();
-  uint64_t count();
 
 private:
   explicit CrashIndex(sqlite3* db) : db_(db) {}

@@ -18,22 +18,14 @@ constexpr size_t kDefaultListed = 100;
 constexpr size_t kMaxGroupsShown = 200;
 constexpr unsigned kSignaturePageDays = 30;
 
-std::string dayOf(int64_t millis) {
-  std::time_t seconds = static_cast<std::time_t>(millis / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[16];
-  std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
-  return text;
-}
-
 // The counts of each of the `days` days up to today, oldest first.
 std::vector<uint64_t> dailySeries(const std::vector<std::pair<std::string, uint64_t>>& counts,
                                   unsigned days) {
   std::vector<uint64_t> series(days, 0);
   int64_t today = nowMillis();
   for (unsigned i = 0; i < days; ++i) {
-    std::string day = dayOf(today - int64_t(days - 1 - i) * 86400000);
+    std::string day = utcDay(std::chrono::system_clock::time_point(
+        std::chrono::milliseconds(today - int64_t(days - 1 - i) * 86400000)));
     for (const auto& [counted, count] : counts)
       if (counted == day)
         series[i] = count;

@@ -6,6 +6,7 @@
 #include "store/layout/releases.h"
 #include "walk/printers/walk_printers.h"
 #include "walk/signature/crash_signature.h"
+#include "walk/snapshot/process_snapshot.h"
 #include "walk/stackwalk/process_walk.h"
 #include "walk/symbolize/crash_text.h"
 
@@ -22,11 +23,6 @@ namespace {
 // Frames of a report kept after its signal trampoline, as `symtool
 // symbolize --trim` keeps them.
 constexpr unsigned kReportFrames = 3;
-
-std::string fileName(const std::string& path) {
-  size_t slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 std::string now() {
   return rfc3339(std::chrono::system_clock::now());
@@ -56,7 +52,7 @@ void hideServerPaths(llvm::json::Value& walk, const std::string& store_root) {
       if (text.rfind(store_root + "/", 0) == 0)
         (*module)["symbol_file"] = text.substr(store_root.size() + 1);
       else
-        (*module)["symbol_file"] = fileName(text);
+        (*module)["symbol_file"] = pathFileName(text);
     }
   }
 }
@@ -233,7 +229,7 @@ ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record) {
     if (catalog) {
       for (const SnapshotModule& module : snapshot->modules)
         if (const CatalogEntry* entry =
-                (*catalog)->find(fileName(module.debug_file), module.debug_id))
+                (*catalog)->find(pathFileName(module.debug_file), module.debug_id))
           if (auto fetched = mirror_.path(*entry); !fetched)
             llvm::consumeError(fetched.takeError()); // the walk says the symbols are missing
     } else {
@@ -253,13 +249,13 @@ ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record) {
       input.frames.push_back({frame.function, frame.module_name, frame.offset, frame.address});
   for (const ModuleSymbolStatus& status : walked.modules) {
     const SnapshotModule& module = *status.module;
-    std::string debug_file = fileName(module.debug_file);
+    std::string debug_file = pathFileName(module.debug_file);
     if (debug_file.empty() && module.debug_id.str().empty())
       continue;
     out.modules.push_back({debug_file, module.debug_id.str()});
     if (status.looked_up && status.status != SymbolStatus::Loaded)
-      out.missing_symbols.push_back(
-          {debug_file, module.debug_id.str(), fileName(module.code_file), module.code_id.str()});
+      out.missing_symbols.push_back({debug_file, module.debug_id.str(),
+                                     pathFileName(module.code_file), module.code_id.str()});
   }
   out.signature = crashSignature(input, *rules_.current());
   out.status = "processed";
@@ -316,7 +312,7 @@ ProcessedCrash CrashProcessor::readCrashText(const CrashRecord& record) {
     llvm::StringRef(*text).split(lines, '\n');
     for (llvm::StringRef line : lines)
       if (auto frame = parseFrameLine(line.rtrim("\r")); frame && !frame->module.empty())
-        names.insert(fileName(frame->module));
+        names.insert(pathFileName(frame->module));
     if (record.kind == CrashKind::Report) {
       if (auto parsed = parseBoundedJson(*text); parsed) {
         const llvm::json::Object* report = parsed->getAsObject();
@@ -325,7 +321,7 @@ ProcessedCrash CrashProcessor::readCrashText(const CrashRecord& record) {
           backtrace->split(frames, '\n');
           for (llvm::StringRef line : frames)
             if (auto frame = parseFrameLine(line.rtrim("\r")); frame && !frame->module.empty())
-              names.insert(fileName(frame->module));
+              names.insert(pathFileName(frame->module));
         }
       } else {
         llvm::consumeError(parsed.takeError());
@@ -367,7 +363,7 @@ ProcessedCrash CrashProcessor::readCrashText(const CrashRecord& record) {
   for (size_t i = 0; i < symbolized.crash_frames.size(); ++i) {
     const ResolvedFrame& frame = symbolized.crash_frames[i];
     const FrameLine& line = symbolized.crash_lines[i];
-    std::string module = fileName(frame.module.empty() ? line.module : frame.module);
+    std::string module = pathFileName(frame.module.empty() ? line.module : frame.module);
     uint64_t address = line.address.value_or(0);
     if (!frame.info.frames.empty()) {
       for (const SourceFrame& source : frame.info.frames)

@@ -31,7 +31,6 @@ struct CrashServiceSettings {
   SubmissionLimits limits;
   unsigned rate_per_minute = 0; // --crash-rate: per client address and per guid; 0: none
   std::string store_name;       // shown in the pages' header
-  bool needs_token = false;     // the pages say a token is needed
 };
 
 // Counted for /metrics.
@@ -47,8 +46,6 @@ public:
   CrashService(CrashStore& crashes, CrashIndex& index, CrashProcessor& processor,
                CrashServiceSettings settings, CrashCounters& counters);
 
-  // The body limit of a request to `path` (submissions: --max-crash).
-  uint64_t maxSubmissionBytes() const { return settings_.limits.max_bytes; }
   ServerResponse handle(ServerRequest& request);
 
 private:

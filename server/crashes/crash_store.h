@@ -79,7 +79,6 @@ class CrashStore {
 public:
   explicit CrashStore(StoreBackend& backend) : backend_(backend) {}
 
-  std::string describe() const { return backend_.describe(); }
   std::string spoolDirectory() const { return backend_.spoolDirectory(); }
 
   // Publishes the crash's files, received.json last; when this returns
