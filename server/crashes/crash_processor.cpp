@@ -24,6 +24,11 @@ namespace {
 // symbolize --trim` keeps them.
 constexpr unsigned kReportFrames = 3;
 
+// Symbol files a worker keeps open between crashes before it starts over:
+// each is a mapping and a descriptor, and a server walks crashes of many
+// products.
+constexpr size_t kKeptSymbolFiles = 256;
+
 std::string now() {
   return rfc3339(std::chrono::system_clock::now());
 }
@@ -140,7 +145,23 @@ size_t CrashProcessor::backlog() {
   return queued_.size();
 }
 
+SymbolSupplier& CrashProcessor::keptSupplier(KeptSymbols& kept) {
+  std::shared_ptr<const CatalogSnapshot> catalog;
+  if (auto read = catalog_.snapshot())
+    catalog = *read;
+  else
+    llvm::consumeError(read.takeError());
+  if (!kept.supplier || catalog != kept.catalog ||
+      kept.supplier->openedFiles() > kKeptSymbolFiles) {
+    kept.supplier =
+        std::make_shared<SymbolSupplier>(walkStores({mirror_.root()}), nullptr, settings_.index);
+    kept.catalog = std::move(catalog);
+  }
+  return *kept.supplier;
+}
+
 void CrashProcessor::work() {
+  KeptSymbols kept;
   for (;;) {
     std::string id;
     {
@@ -151,13 +172,13 @@ void CrashProcessor::work() {
       id = std::move(queue_.front());
       queue_.pop_front();
     }
-    processOne(id);
+    processOne(id, kept);
     std::lock_guard<std::mutex> lock(mutex_);
     queued_.erase(id);
   }
 }
 
-void CrashProcessor::processOne(const std::string& id) {
+void CrashProcessor::processOne(const std::string& id, KeptSymbols& kept) {
   auto report = [this](const std::string& message) {
     if (settings_.report)
       settings_.report(message);
@@ -177,8 +198,8 @@ void CrashProcessor::processOne(const std::string& id) {
     return; // its files are gone (retention): what it was stays
   }
 
-  ProcessedCrash processed =
-      (*record)->kind == CrashKind::Minidump ? walkMinidump(**record) : readCrashText(**record);
+  ProcessedCrash processed = (*record)->kind == CrashKind::Minidump ? walkMinidump(**record, kept)
+                                                                    : readCrashText(**record, kept);
   processed.processed_at = now();
   if (previous && *previous) {
     const ProcessedCrash& before = **previous;
@@ -208,7 +229,7 @@ void CrashProcessor::processOne(const std::string& id) {
   }
 }
 
-ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record) {
+ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record, KeptSymbols& kept) {
   ProcessedCrash out;
   auto fd = openPayload(crashes_, record);
   if (!fd)
@@ -238,7 +259,8 @@ ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record) {
   }
   WalkOptions options;
   options.index = settings_.index;
-  ProcessWalk walked = walkProcess(std::move(*snapshot), {mirror_.root()}, options);
+  keptSupplier(kept);
+  ProcessWalk walked = walkProcess(std::move(*snapshot), kept.supplier, options);
   out.walk = walkJson(walked);
   hideServerPaths(out.walk, mirror_.root());
 
@@ -262,7 +284,7 @@ ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record) {
   return out;
 }
 
-ProcessedCrash CrashProcessor::readCrashText(const CrashRecord& record) {
+ProcessedCrash CrashProcessor::readCrashText(const CrashRecord& record, KeptSymbols& kept) {
   ProcessedCrash out;
   auto fd = openPayload(crashes_, record);
   if (!fd)
@@ -351,7 +373,8 @@ ProcessedCrash CrashProcessor::readCrashText(const CrashRecord& record) {
                                   " is recorded in the store: each module was read with its "
                                   "newest build";
 
-  StoreFrameResolver resolver(mirror_.root(), ids, nullptr, settings_.index);
+  keptSupplier(kept);
+  StoreFrameResolver resolver(kept.supplier, ids);
   SymbolizedCrashText symbolized = symbolizeCrashText(
       *text, resolver,
       record.kind == CrashKind::Report ? std::optional<unsigned>(kReportFrames) : std::nullopt);

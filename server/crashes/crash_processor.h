@@ -10,6 +10,7 @@
 #include "server/crashes/crash_store.h"
 #include "store/catalog/store_catalog.h"
 #include "store/supply/store_mirror.h"
+#include "store/supply/symbol_supplier.h"
 #include "symbol_file/index/index_cache.h"
 #include "walk/signature/signature_rules.h"
 
@@ -17,6 +18,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -48,13 +50,24 @@ public:
   uint64_t processed() const { return processed_.load(); }
   uint64_t failed() const { return failed_.load(); }
 
-  // Walks, signs and records one crash now (the workers' step).
-  void processOne(const std::string& id);
-
 private:
+  // A worker's symbol supplier, kept from one crash to the next: the
+  // symbol files it opened (their mapped indexes) serve the next crash
+  // instead of being opened again for each.
+  struct KeptSymbols {
+    std::shared_ptr<SymbolSupplier> supplier;
+    std::shared_ptr<const CatalogSnapshot> catalog; // the store as it was when made
+  };
+  // The worker's supplier, made again when the store's catalog was read
+  // again (an upload, or the periodic reading: a module missing before may
+  // be there now) and when it has opened many files.
+  SymbolSupplier& keptSupplier(KeptSymbols& kept);
+
   void work();
-  ProcessedCrash walkMinidump(const CrashRecord& record);
-  ProcessedCrash readCrashText(const CrashRecord& record);
+  // Walks, signs and records one crash now (the workers' step).
+  void processOne(const std::string& id, KeptSymbols& kept);
+  ProcessedCrash walkMinidump(const CrashRecord& record, KeptSymbols& kept);
+  ProcessedCrash readCrashText(const CrashRecord& record, KeptSymbols& kept);
 
   CrashStore& crashes_;
   CrashIndex& index_;

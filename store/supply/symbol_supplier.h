@@ -84,6 +84,10 @@ public:
   // A .sym given outright.
   llvm::Expected<const ModuleSymbols*> open(const std::string& sym_path);
 
+  // Symbol files opened so far (a supplier kept across walks is renewed
+  // past a bound).
+  size_t openedFiles() const { return loaded_.size(); }
+
 private:
   SymbolLookup load(const std::string& path, const std::string& how, const std::string& url = "");
   // load(), with what the file answered added to `tried`: found, found but

@@ -27,9 +27,12 @@ import shutil
 import subprocess
 import tempfile
 
+import crash_clients
 import oracles
 import upload_servers as servers
 from common import Report, arguments, runs_here
+from serve_process import ServeProcess
+from test_crash_inbox import get_json, submitted, wait_processed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "..", "fixtures", "windows_crash", "crash.c")
@@ -135,6 +138,7 @@ def run(args, report, tmp):
                WINEDLLOVERRIDES="mscoree,mshtml=")
     sh(WINE64, "wineboot", "--init", env=env, timeout=300)
     dumps = frames = 0
+    inbox = []  # (name, exe, pdb, dump, winedbg's frames in the program)
     x86_runs = runs_here(WINE32)
     if not x86_runs:
         report.note("x86 crashes not run: this kernel runs no 32-bit x86 programs, Wine's 32-bit loader "
@@ -238,6 +242,7 @@ def run(args, report, tmp):
             report.fail(f"{name}: the caller out of the program is not winedbg's {hex(outside[0])} "
                         f"({outside[3]})")
         dumps += 1
+        inbox.append((name, exe, pdb, dump, mine))
         if name in ("crash.O2.fp", "crash.mingw.O2"):
             # Over HTTP: the store served by nginx, the module found by its code-id path.
             with servers.Nginx(args.nginx) as nginx:
@@ -251,10 +256,61 @@ def run(args, report, tmp):
                 if not remote or [f["function"] for f in remote["threads"][0]["frames"]] != \
                         [f["function"] for f in crashed]:
                     report.fail(f"{name}: over HTTP by code id: {q.stderr.strip()[:300]}")
+    if inbox:
+        check_crash_inbox(args, report, tmp, inbox)
     report.note(f"{dumps} Wine minidumps of {'x64 and x86' if x86_runs else 'x64'} crashes: {frames} frames in the program equal "
                 f"winedbg's (or, past where winedbg cannot unwind x86 FPO frames, return after a call at "
                 f"llvm-symbolizer's line, found by STACK WIN); the program found by its code id "
                 f"(locally and over HTTP)")
+
+
+def check_crash_inbox(args, report, tmp, crashes):
+    """The Wine dumps posted to `symstore serve --crashes` as Crashpad's
+    Windows handler posts them: each walked with the store's symbols (the
+    program found by its code id), its crashing frame winedbg's, and the
+    builds of the one bug in one group."""
+    store = os.path.join(tmp, "inbox.store")
+    for name, exe, pdb, _, _ in crashes:
+        q = sh(args.symstore, "add", store, exe, *([pdb] if pdb else []), "-q")
+        if q.returncode != 0:
+            report.fail(f"inbox: symstore add {name}: {q.stderr.strip()}")
+            return
+    with ServeProcess(args.symstore, store, "--crashes", "--cache-dir", os.path.join(tmp, "inbox.cache"),
+                      quiet=True) as server:
+        ids = {}
+        for name, _, _, dump, _ in crashes:
+            with open(dump, "rb") as fh:
+                answer = crash_clients.crashpad_upload(server.host, server.port, fh.read(), "WineCrash", name,
+                                                       annotations={"plat": "Win64"})
+            crash_id = submitted(report, f"inbox: {name}", answer)
+            if crash_id:
+                ids[crash_id] = name
+        done = wait_processed(server, list(ids))
+        signatures = set()
+        for crash_id, name in ids.items():
+            crash = done.get(crash_id)
+            theirs = next(c[4] for c in crashes if c[0] == name)
+            if not crash or crash["status"] != "processed":
+                report.fail(f"inbox: {name}: not processed: {crash}")
+                continue
+            walk = crash["walk"]
+            program = next((m for m in walk["modules"] if m["name"] == "crash.exe"), None)
+            if not program or program["symbols"] != "loaded":
+                report.fail(f"inbox: {name}: crash.exe's symbols were not used: {program}")
+            top = walk["threads"][0]["frames"][0] if walk["threads"] and walk["threads"][0]["frames"] else {}
+            if top.get("function") != theirs[0][1] or int(top.get("address", "0"), 16) != theirs[0][0]:
+                report.fail(f"inbox: {name}: the crashing frame {top} is not winedbg's {theirs[0][:2]}")
+            # Socorro's signature starts at the crashing frame: store().
+            if not crash["signature"].startswith(theirs[0][1]):
+                report.fail(f"inbox: {name}: signature {crash['signature']!r} does not start with "
+                            f"winedbg's {theirs[0][1]!r}")
+            signatures.add(crash["signature"])
+        status, groups = get_json(server, "/api/signatures")
+        counts = {g["signature"]: g["count"] for g in groups} if status == 200 else {}
+        if len(signatures) != 1 or counts.get(next(iter(signatures), None)) != len(ids):
+            report.fail(f"inbox: the {len(ids)} builds of one bug are not one group: {counts}")
+        report.note(f"inbox: {len(done)} Wine minidumps posted as Crashpad posts them, walked with the "
+                    f"store's symbols; crashing frames winedbg's; one group {sorted(signatures)}")
 
 
 if __name__ == "__main__":

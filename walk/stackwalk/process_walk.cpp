@@ -106,26 +106,36 @@ llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path) {
                          "microdump");
 }
 
+std::vector<std::string> walkStores(std::vector<std::string> stores) {
+  if (std::string bundled = bundledSymbolStore(); !bundled.empty())
+    stores.push_back(bundled);
+  return stores;
+}
+
 ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>& stores,
                         WalkOptions options, std::shared_ptr<SymbolServers> servers) {
+  bool given = !stores.empty() || servers;
+  auto supplier =
+      std::make_shared<SymbolSupplier>(walkStores(stores), std::move(servers), options.index);
+  ProcessWalk out = walkProcess(std::move(snapshot), std::move(supplier), std::move(options));
+  out.symbols_given = given;
+  return out;
+}
+
+ProcessWalk walkProcess(ProcessSnapshot snapshot, std::shared_ptr<SymbolSupplier> supplier,
+                        WalkOptions options) {
   ProcessWalk out;
   auto owned = std::make_shared<const ProcessSnapshot>(std::move(snapshot));
   out.snapshot = owned;
   const ProcessSnapshot& process = *owned;
   out.crashed = process.crash.has_value();
-  out.symbols_given = !stores.empty() || servers;
+  out.symbols_given = true;
   // The thread the dump is for: the crash's, else the one Breakpad's
   // client names as having asked for it.
   std::optional<uint32_t> requesting =
       process.crash ? std::optional(process.crash->thread_id) : process.requesting_thread_id;
 
-  // The stores given, then the templates installed with the tools (old
-  // 32-bit kernels' linux-gate.so), as Breakpad's processor finds them in
-  // its symbol path.
-  std::vector<std::string> searched = stores;
-  if (std::string bundled = bundledSymbolStore(); !bundled.empty())
-    searched.push_back(bundled);
-  out.supplier = std::make_shared<SymbolSupplier>(searched, std::move(servers), options.index);
+  out.supplier = std::move(supplier);
   StackWalker walker(process, *out.supplier, options);
   for (const SnapshotThread& thread : process.threads) {
     if (process.dump_thread_id && thread.id == *process.dump_thread_id &&

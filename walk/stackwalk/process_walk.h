@@ -83,4 +83,15 @@ llvm::Expected<ProcessSnapshot> readProcessSnapshot(const std::string& path);
 ProcessWalk walkProcess(ProcessSnapshot snapshot, const std::vector<std::string>& stores,
                         WalkOptions options = {}, std::shared_ptr<SymbolServers> servers = nullptr);
 
+// The same with a supplier the caller keeps across walks (the crash inbox's
+// workers): the symbol files it opened for one crash serve the next. It
+// must search walkStores() of the stores.
+ProcessWalk walkProcess(ProcessSnapshot snapshot, std::shared_ptr<SymbolSupplier> supplier,
+                        WalkOptions options = {});
+
+// The stores a walk searches: `stores`, then the templates installed with
+// the tools (old 32-bit kernels' linux-gate.so), as Breakpad's processor
+// finds them in its symbol path.
+std::vector<std::string> walkStores(std::vector<std::string> stores);
+
 } // namespace dumpsyms

@@ -34,7 +34,12 @@ StoreFrameResolver::StoreFrameResolver(std::string store, std::map<std::string, 
                                        std::shared_ptr<SymbolServers> servers,
                                        IndexCacheOptions index)
     : ids_(std::move(ids)),
-      supplier_(storeList(std::move(store)), std::move(servers), std::move(index)) {}
+      supplier_(std::make_shared<SymbolSupplier>(storeList(std::move(store)), std::move(servers),
+                                                 std::move(index))) {}
+
+StoreFrameResolver::StoreFrameResolver(std::shared_ptr<SymbolSupplier> supplier,
+                                       std::map<std::string, DebugId> ids)
+    : ids_(std::move(ids)), supplier_(std::move(supplier)) {}
 
 StoreFrameResolver::~StoreFrameResolver() = default;
 
@@ -46,7 +51,7 @@ StoreFrameResolver::module(const std::string& name) {
     return llvm::createStringError(failed->second);
   auto id = ids_.find(name);
   llvm::Expected<const ModuleSymbols*> loaded =
-      supplier_.findNamed(name, id == ids_.end() ? DebugId() : id->second);
+      supplier_->findNamed(name, id == ids_.end() ? DebugId() : id->second);
   if (!loaded) {
     std::string problem = llvm::toString(loaded.takeError());
     failures_[name] = problem;

@@ -46,6 +46,9 @@ public:
   StoreFrameResolver(std::string store, std::map<std::string, DebugId> ids,
                      std::shared_ptr<SymbolServers> servers = nullptr,
                      IndexCacheOptions index = {});
+  // With a supplier the caller keeps across crashes (the crash inbox's
+  // workers), searching one store.
+  StoreFrameResolver(std::shared_ptr<SymbolSupplier> supplier, std::map<std::string, DebugId> ids);
   ~StoreFrameResolver();
 
   // `return_address`: the frame holds where a call returns to, so the call
@@ -64,7 +67,7 @@ private:
   llvm::Expected<const ResolvedModule*> module(const std::string& name);
 
   std::map<std::string, DebugId> ids_;
-  SymbolSupplier supplier_;
+  std::shared_ptr<SymbolSupplier> supplier_;
   std::map<std::string, std::unique_ptr<ResolvedModule>> modules_;
   std::map<std::string, std::string> failures_; // module name -> why it cannot be read
   std::function<void(const PrelinkCorrection&)> observer_;
