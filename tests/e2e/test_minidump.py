@@ -432,6 +432,17 @@ def x86_64(args, report, tmp):
                     if [t["tid"] for t in mine["threads"]] != [oracle[0]["tid"]] or \
                             "\nThread 1\n" in sh(args.minidump_stackwalk, writer, store).stdout:
                         report.fail(f"{label}: the dump thread is walked: {[t['tid'] for t in mine['threads']]}")
+                    # rust-minidump lists it, in the file's order, without frames, and counts it.
+                    p = sh(args.symtool, "stackwalk", "--format", "rust-minidump", "--store", store, writer)
+                    rust = json.loads(p.stdout) if p.returncode == 0 else {}
+                    listed = [(t["thread_id"], t["frame_count"], len(t["frames"])) for t in rust.get("threads", [])]
+                    crashed_at = next((i for i, t in enumerate(listed) if t[0] == oracle[0]["tid"]), None)
+                    if len(listed) != 2 or rust.get("thread_count") != 2 or (oracle[1]["tid"], 0, 0) not in listed \
+                            or crashed_at is None or listed[crashed_at][1] == 0 or \
+                            rust["crash_info"]["crashing_thread"] != crashed_at or \
+                            rust["crashing_thread"]["threads_index"] != crashed_at:
+                        report.fail(f"{label}: --format rust-minidump: the dump thread is not listed "
+                                    f"without frames: {listed}, thread_count {rust.get('thread_count')}")
                     # Corrupt symbols: used, and said.
                     corrupt = os.path.join(directory, "corrupt-store")
                     shutil.copytree(store, corrupt, symlinks=True)

@@ -15,10 +15,12 @@
 #include "walk/printers/system_text.h"
 #include "walk/printers/walk_printers.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
+#include <optional>
 
 namespace dumpsyms {
 
@@ -186,9 +188,28 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
   Hex hex{wordSize(snapshot.cpu) == 4 ? 8u : 16u};
   SystemText system = systemText(snapshot);
 
+  // Every thread of the file, in its order, as rust-minidump lists them:
+  // the one that wrote the dump (which the walk leaves out, as Breakpad
+  // does) is listed without frames and counted. The crashing thread's index
+  // is its place in this list.
   Array threads;
-  for (const WalkedThread& thread : walk.threads)
-    threads.push_back(threadJson(walk, thread, hex));
+  std::optional<size_t> crashing;
+  for (const SnapshotThread& source : snapshot.threads) {
+    auto walked =
+        std::find_if(walk.threads.begin(), walk.threads.end(),
+                     [&](const WalkedThread& thread) { return thread.source == &source; });
+    if (walked == walk.threads.end()) {
+      threads.push_back(Object{{"frame_count", int64_t(0)},
+                               {"last_error_value", nullptr},
+                               {"thread_name", orNull(source.name)},
+                               {"thread_id", int64_t(source.id)},
+                               {"frames", Array{}}});
+      continue;
+    }
+    if (walk.requesting && size_t(walked - walk.threads.begin()) == *walk.requesting)
+      crashing = threads.size();
+    threads.push_back(threadJson(walk, *walked, hex));
+  }
 
   Array modules;
   std::optional<size_t> main_module;
@@ -223,17 +244,16 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
                               {"filename", pathFileName(module.code_file)},
                               {"cert_subject", nullptr}});
 
-  Object crash_info{
-      {"type", nullptr},
-      {"address", nullptr},
-      {"adjusted_address", nullptr},
-      {"instruction", nullptr},
-      {"memory_accesses", nullptr},
-      {"instruction_pointer_update", nullptr},
-      {"possible_bit_flips", nullptr},
-      {"crash_inconsistencies", nullptr},
-      {"crashing_thread", walk.requesting ? Value(int64_t(*walk.requesting)) : Value(nullptr)},
-      {"assertion", orNull(assertionText(snapshot))}};
+  Object crash_info{{"type", nullptr},
+                    {"address", nullptr},
+                    {"adjusted_address", nullptr},
+                    {"instruction", nullptr},
+                    {"memory_accesses", nullptr},
+                    {"instruction_pointer_update", nullptr},
+                    {"possible_bit_flips", nullptr},
+                    {"crash_inconsistencies", nullptr},
+                    {"crashing_thread", crashing ? Value(int64_t(*crashing)) : Value(nullptr)},
+                    {"assertion", orNull(assertionText(snapshot))}};
   if (snapshot.crash) {
     crash_info["type"] = rustCrashType(snapshot);
     crash_info["address"] = hex(crashAddress(snapshot));
@@ -270,7 +290,7 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
                   {"process_uptime",
                    uptime ? Value(int64_t(*snapshot.dump_time - *snapshot.process_create_time))
                           : Value(nullptr)},
-                  {"thread_count", int64_t(walk.threads.size())},
+                  {"thread_count", int64_t(threads.size())},
                   {"threads", Array{}},
                   {"unloaded_modules", std::move(unloaded)},
                   {"handles", nullptr}};
@@ -279,7 +299,7 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
   if (walk.requesting && !walk.threads[*walk.requesting].frames.empty()) {
     const WalkedThread& thread = walk.threads[*walk.requesting];
     Object copy = threadJson(walk, thread, hex);
-    copy["threads_index"] = int64_t(*walk.requesting);
+    copy["threads_index"] = crashing ? Value(int64_t(*crashing)) : Value(nullptr);
     const ResolvedStackFrame* first = nullptr;
     for (const ResolvedStackFrame& frame : thread.frames)
       if (!frame.inlined) {
