@@ -144,7 +144,7 @@ int runServe(const ServeOptions& options) {
 
   StoreCatalog catalog(**backend);
   BrowseSettings pages_settings;
-  pages_settings.store_name = (*backend)->describe();
+  pages_settings.store_name = (*backend)->publicName();
   if (options.store.rfind("s3://", 0) != 0) {
     llvm::SmallString<256> real;
     pages_settings.store_directory =
@@ -200,7 +200,7 @@ int runServe(const ServeOptions& options) {
     for (const std::string& name : options.drop_annotations)
       if (!name.empty())
         crash_options.service.limits.drop_annotations.insert(llvm::StringRef(name).lower());
-    crash_options.service.store_name = (*backend)->describe();
+    crash_options.service.store_name = (*backend)->publicName();
     crash_options.report = [quiet = options.quiet](const std::string& message) {
       if (!quiet)
         std::fprintf(stderr, "symstore serve: crashes: %s\n", message.c_str());

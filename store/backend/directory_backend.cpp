@@ -12,6 +12,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -90,6 +93,13 @@ public:
   DirectoryBackend& operator=(const DirectoryBackend&) = delete;
 
   std::string describe() const override { return "directory " + root_; }
+  std::string publicName() const override {
+    llvm::SmallString<256> real;
+    if (llvm::sys::fs::real_path(root_.empty() ? "/" : root_, real))
+      real = root_;
+    llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(real).rtrim('/'));
+    return name.empty() || name == "." ? std::string("store") : name.str();
+  }
 
   // The server's own files only (a completed sym-upload-v2 upload's
   // .uploads/<key>): the directory resolved inside the root, then the name

@@ -76,6 +76,7 @@ public:
         timeout_seconds_(timeout_seconds), retries_(serverRetries()) {}
 
   std::string describe() const override { return location_.describe(); }
+  std::string publicName() const override { return location_.bucket(); }
 
   // A HEAD; for an object stored gzip-encoded, the size is the decoded
   // file's, from its cached copy (fetched now if need be).

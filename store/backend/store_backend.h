@@ -55,6 +55,9 @@ public:
 
   // "directory /srv/symbols" or "s3://bucket/prefix", for logs and errors.
   virtual std::string describe() const = 0;
+  // The store's name on public pages: its directory's last component, or
+  // its bucket; never where the server keeps its files.
+  virtual std::string publicName() const = 0;
 
   // `relative` is a store-relative path with '/' separators, already checked
   // (no "..", no empty or dot components). None when there is no such file.

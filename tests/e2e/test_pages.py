@@ -664,10 +664,17 @@ def check_get_pages(args, report, case, server, browser):
     doms = browser.doms([base + path for path in gets.values()])
     dom = {label: doms[base + path] for label, path in gets.items()}
     report.note(f"{len(gets)} pages read by chromium in {time.monotonic() - fetched:.1f} s")
+    where = os.path.dirname(os.path.realpath(case.store)).encode()
     for label, path in gets.items():
-        status, headers, _ = server.request("GET", path)
+        status, headers, body = server.request("GET", path)
         check_basics(report, label, dom[label], status, headers)
         check_no_markup_injected(report, label, dom[label])
+        # Where the server keeps its files is nobody's business: the header
+        # names the store by its directory's name alone.
+        if where in body:
+            report.fail(f"{label}: the page shows the server's path {where.decode()}")
+        if f'<span class="store">{os.path.basename(case.store)}</span>'.encode() not in body:
+            report.fail(f"{label}: the header does not name the store {os.path.basename(case.store)!r}")
 
     check_summary(report, dom["home"], case.modules)
     for label, (_, debug_file, debug_id, how) in case.searches.items():

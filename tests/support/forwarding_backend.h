@@ -14,6 +14,7 @@ class ForwardingBackend : public StoreBackend {
 public:
   explicit ForwardingBackend(std::unique_ptr<StoreBackend> inner) : inner_(std::move(inner)) {}
   std::string describe() const override { return inner_->describe(); }
+  std::string publicName() const override { return inner_->publicName(); }
   llvm::Expected<std::optional<StoredObjectInfo>> stat(const std::string& relative) override {
     return inner_->stat(relative);
   }
