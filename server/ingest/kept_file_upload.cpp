@@ -7,6 +7,7 @@
 // <code_file>/<CODE_ID>/<code_file>, the code-id copy of its .sym), an entry
 // only when it parses and every file it names is in the store.
 #include "common/limits/input_limits.h"
+#include "dump/release/kept_file_identity.h"
 #include "server/ingest/upload_handlers.h"
 #include "store/layout/code_id_index.h"
 #include "store/layout/layout.h"
@@ -43,6 +44,35 @@ bool isBuildIdEntryPath(llvm::StringRef path) {
   return id.size() >= 4 && id.size() % 2 == 0 && id.size() <= 128 &&
          id.find_first_not_of("0123456789abcdef") == std::string::npos &&
          buildIdIndexRelativePath(*BuildId::parseHex(id)) == path;
+}
+
+// The file is the build its path names: an ELF file's build id, a PDB's
+// GUID and age, a PE's code id (or its PDB's id), a Mach-O slice's UUID
+// must be the path's ID. A dwz file (<name>.dwz) has a build id of its own:
+// it need only be an ELF file.
+std::optional<UploadRefusal> checkKeptFileIdentity(const std::string& spooled,
+                                                   const std::string& path, const std::string& id,
+                                                   const std::string& name) {
+  auto identity = keptFileIdentity(spooled, path);
+  if (!identity)
+    return UploadRefusal{422, llvm::toString(identity.takeError())};
+  if (llvm::StringRef(name).ends_with(".dwz"))
+    return identity->kind == "ELF"
+               ? std::nullopt
+               : std::optional<UploadRefusal>(UploadRefusal{
+                     422, path + ": a dwz file must be an ELF file, not " + identity->kind});
+  if (identity->unchecked)
+    return std::nullopt;
+  std::string wanted = llvm::StringRef(id).upper();
+  for (const std::string& own : identity->ids)
+    if (own == wanted)
+      return std::nullopt;
+  std::string ids;
+  for (const std::string& own : identity->ids)
+    ids += (ids.empty() ? "" : " or ") + own;
+  return UploadRefusal{422, path + ": this " + identity->kind + " file is of build " +
+                                (ids.empty() ? std::string("(none named)") : ids) + ", not " + id +
+                                " (another build's file)"};
 }
 
 } // namespace
@@ -104,6 +134,8 @@ ServerResponse handleKeptFilePut(SymbolPublisher& publisher, ServerRequest& requ
   if (auto* refusal = std::get_if<UploadRefusal>(&body))
     return publisher.refuse(*refusal);
   CheckedSymbolFile file{std::move(std::get<SpoolFile>(body)), {}};
+  if (auto refusal = checkKeptFileIdentity(file.spool.path(), path, id, name))
+    return publisher.refuse(*refusal);
   file.facts.store_path = path;
   return publishAsPutAnswers(publisher, file);
 }

@@ -341,6 +341,7 @@ def kept_binaries(args, report, tmp, tokens):
         code, out = upload(args, source, server.url, "--protocol", "put")
         if code != 0:
             report.fail(f"put of a --keep-binaries store: exit {code}: {out.strip()[-800:]}")
+        kept_files_of_other_builds(report, server, source, served)
     want, got = tree(source), tree(served)
     if want != got:
         report.fail(f"put of a --keep-binaries store: missing {sorted(set(want) - set(got))}, "
@@ -351,6 +352,45 @@ def kept_binaries(args, report, tmp, tokens):
                     f"want {sorted(build_id_entries(source))}")
     report.note(f"a --keep-binaries store over put: {len(want)} files and "
                 f"{len(build_id_entries(source))} .build-id entries landed as symstore add wrote them")
+
+
+def breakpad_id(build_id_hex):
+    """A GNU build id as Breakpad's debug id: its first 16 bytes as a GUID
+    (the first three fields byte-swapped), then age 0."""
+    b = bytes.fromhex(build_id_hex)[:16].ljust(16, b"\0")
+    return (b[3::-1] + b[5:3:-1] + b[7:5:-1] + b[8:]).hex().upper() + "0"
+
+
+def kept_files_of_other_builds(report, server, source, served):
+    """A kept file is published only under its own build's path: another
+    build's binary beside a module's .sym, or a file that is no object, is
+    refused (422) and leaves the store as it was. (readelf names the build
+    ids the refusal must name.)"""
+    kept = sorted(k for k in tree(source) if not k.endswith(".sym") and not k.startswith(".") and
+                  k.count("/") == 2 and not k.endswith(".sym.idx"))
+    if len(kept) < 2:
+        report.fail(f"kept files of other builds: the source store keeps {kept}")
+        return
+    first = kept[0]
+    second = next((k for k in kept if k.split("/")[0] != first.split("/")[0]), None)
+    if second is None:
+        report.fail(f"kept files of other builds: one module only in {kept}")
+        return
+    before = tree(served)
+    with open(os.path.join(source, second), "rb") as fh:
+        other = fh.read()
+    note = subprocess.run(["readelf", "-n", os.path.join(source, second)], capture_output=True, text=True).stdout
+    other_id = re.search(r"Build ID: ([0-9a-f]+)", note)
+    module, debug_id, _ = first.split("/")
+    headers = {"Authorization": "Bearer " + UPLOAD}
+    for label, name, body, reason in (
+            ("another build's binary", "other-build.so", other, breakpad_id(other_id.group(1)) if other_id else "?"),
+            ("a file that is no object", "notes.txt", b"just some text\n", "not an ELF, PE, PDB or Mach-O")):
+        status, _, answer = server.request("PUT", f"/{module}/{debug_id}/{name}", body, headers)
+        if status != 422 or reason not in answer.decode(errors="replace") or answer.count(b"\n") > 1:
+            report.fail(f"kept file PUT of {label}: HTTP {status} {answer[:200]!r}, want 422 naming {reason!r}")
+    if tree(served) != before:
+        report.fail("refused kept files changed the store")
 
 
 def v2_across_servers(report, args, tokens, tmp, files):
