@@ -3,6 +3,7 @@
 #include "common/errors/diagnostics.h"
 #include "common/files/atomic_file.h"
 #include "common/files/file_compare.h"
+#include "common/files/file_start.h"
 #include "dump/flows/macho_flow.h"
 #include "dump/locate/debug_file_locator.h"
 #include "dump/locate/debug_links.h"
@@ -26,17 +27,6 @@ namespace dumpsyms {
 namespace {
 
 enum class BinaryKind { Elf, Pe, Pdb, MachO, Other };
-
-std::string fileStart(const std::string& path) {
-  std::string bytes(64, '\0');
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return {};
-  ssize_t got = ::read(fd, bytes.data(), bytes.size());
-  ::close(fd);
-  bytes.resize(got > 0 ? static_cast<size_t>(got) : 0);
-  return bytes;
-}
 
 BinaryKind binaryKind(const std::string& path) {
   if (!llvm::sys::fs::is_regular_file(path))

@@ -1,5 +1,6 @@
 #include "dump/release/kept_file_identity.h"
 
+#include "common/files/file_start.h"
 #include "common/ids/code_id.h"
 #include "common/ids/debug_id.h"
 #include "dump/macho/macho_image.h"
@@ -8,23 +9,10 @@
 #include "dump/pdb/pdb_file.h"
 #include "dump/pe/pe_image.h"
 
-#include <fcntl.h>
 #include <llvm/ADT/StringExtras.h>
-#include <unistd.h>
 
 namespace dumpsyms {
 namespace {
-
-std::string fileStart(const std::string& path) {
-  std::string bytes(64, '\0');
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return {};
-  ssize_t got = ::read(fd, bytes.data(), bytes.size());
-  ::close(fd);
-  bytes.resize(got > 0 ? static_cast<size_t>(got) : 0);
-  return bytes;
-}
 
 // The reader's error, naming `label` where it named the (spooled) path.
 llvm::Error relabel(llvm::Error error, const std::string& path, const std::string& label) {
