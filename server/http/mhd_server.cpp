@@ -1,5 +1,6 @@
 #include "server/http/mhd_server.h"
 
+#include "server/http/half_close_sweeper.h"
 #include "server/http/listen_address.h"
 #include "server/http/open_files_limit.h"
 #include "server/http/request_body.h"
@@ -137,11 +138,13 @@ public:
                                MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
                                options_.connection_timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
                                connection_limit, MHD_OPTION_NOTIFY_COMPLETED, &MhdServer::completed,
+                               this, MHD_OPTION_NOTIFY_CONNECTION, &MhdServer::connectionNotice,
                                this, MHD_OPTION_END);
     // Not closed on failure: libmicrohttpd may have closed it already, and
     // a second close could hit a descriptor another thread just opened.
     if (!daemon_)
       return llvm::createStringError("cannot start the HTTP server on " + where);
+    sweeper_.start();
     // What a killed server left; a day is longer than any upload takes.
     if (!options_.spool_dir.empty())
       removeStaleSpoolFiles(options_.spool_dir, std::chrono::hours(24));
@@ -169,6 +172,7 @@ public:
 
 private:
   void stop() {
+    sweeper_.stop();
     if (daemon_) {
       MHD_stop_daemon(daemon_);
       daemon_ = nullptr;
@@ -288,6 +292,7 @@ private:
   }
 
   MHD_Result lastCall(MHD_Connection* connection, RequestState& state) {
+    sweeper_.answering(connection, true);
     if (state.refusal)
       return answer(connection, state, std::move(*state.refusal));
     if (state.body && !state.body->finish(state.request))
@@ -296,6 +301,7 @@ private:
   }
 
   MHD_Result answer(MHD_Connection* connection, RequestState& state, ServerResponse response) {
+    sweeper_.answering(connection, true);
     MHD_Response* reply = nullptr;
     uint64_t bytes = 0;
     if (response.fd >= 0) {
@@ -327,9 +333,23 @@ private:
     return queued;
   }
 
-  static void completed(void* cls, MHD_Connection*, void** con_cls,
+  static void connectionNotice(void* cls, MHD_Connection* connection, void**,
+                               MHD_ConnectionNotificationCode code) {
+    auto* self = static_cast<MhdServer*>(cls);
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+      self->sweeper_.closed(connection);
+      return;
+    }
+    const MHD_ConnectionInfo* info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info)
+      self->sweeper_.opened(connection, info->connect_fd);
+  }
+
+  static void completed(void* cls, MHD_Connection* connection, void** con_cls,
                         MHD_RequestTerminationCode code) {
     auto* self = static_cast<MhdServer*>(cls);
+    self->sweeper_.answering(connection, false);
     std::unique_ptr<RequestState> state(static_cast<RequestState*>(*con_cls));
     *con_cls = nullptr;
     if (!state)
@@ -354,6 +374,9 @@ private:
   uint16_t port_ = 0;
   int quiesced_listener_ = -1;
   std::atomic<int64_t> in_flight_{0};
+  // Half-closed clients' connections, which epoll would leave to the idle
+  // timeout (half_close_sweeper.h).
+  HalfCloseSweeper sweeper_{std::chrono::milliseconds(500)};
 };
 
 } // namespace
