@@ -21,6 +21,7 @@
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 #include <optional>
+#include <vector>
 
 namespace dumpsyms {
 
@@ -191,25 +192,34 @@ void printWalkRustMinidump(const ProcessWalk& walk, std::FILE* out) {
   // Every thread of the file, in its order, as rust-minidump lists them:
   // the one that wrote the dump (which the walk leaves out, as Breakpad
   // does) is listed without frames and counted. The crashing thread's index
-  // is its place in this list.
+  // is its place in this list. (Walked threads the file does not hold, as
+  // a walk made by hand may have, follow in the walk's order.)
   Array threads;
   std::optional<size_t> crashing;
+  std::vector<bool> listed(walk.threads.size(), false);
+  auto list = [&](size_t walked) {
+    if (walk.requesting && walked == *walk.requesting)
+      crashing = threads.size();
+    threads.push_back(threadJson(walk, walk.threads[walked], hex));
+    listed[walked] = true;
+  };
   for (const SnapshotThread& source : snapshot.threads) {
     auto walked =
         std::find_if(walk.threads.begin(), walk.threads.end(),
                      [&](const WalkedThread& thread) { return thread.source == &source; });
-    if (walked == walk.threads.end()) {
-      threads.push_back(Object{{"frame_count", int64_t(0)},
-                               {"last_error_value", nullptr},
-                               {"thread_name", orNull(source.name)},
-                               {"thread_id", int64_t(source.id)},
-                               {"frames", Array{}}});
+    if (walked != walk.threads.end()) {
+      list(size_t(walked - walk.threads.begin()));
       continue;
     }
-    if (walk.requesting && size_t(walked - walk.threads.begin()) == *walk.requesting)
-      crashing = threads.size();
-    threads.push_back(threadJson(walk, *walked, hex));
+    threads.push_back(Object{{"frame_count", int64_t(0)},
+                             {"last_error_value", nullptr},
+                             {"thread_name", orNull(source.name)},
+                             {"thread_id", int64_t(source.id)},
+                             {"frames", Array{}}});
   }
+  for (size_t i = 0; i < walk.threads.size(); ++i)
+    if (!listed[i])
+      list(i);
 
   Array modules;
   std::optional<size_t> main_module;
