@@ -5,6 +5,7 @@
 // own client, whose answer parsing (regular expressions wanting exactly
 // `"name": "value"`) is restated here from its source.
 #include "common/gzip/gzip.h"
+#include "dump/release/kept_file_identity.h"
 #include "server/ingest/upload_checks.h"
 #include "server/ingest/upload_service.h"
 #include "server/ingest/upload_zip.h"
@@ -13,6 +14,7 @@
 #include "store/protocols/sym_upload_v2.h"
 #include "tests/support/forwarding_backend.h"
 
+#include <algorithm>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <llvm/ADT/StringExtras.h>
@@ -319,25 +321,41 @@ TEST_F(UploadServiceTest, RefusedPutsLeaveTheStoreAsItWas) {
   EXPECT_EQ(storeFiles(root), before);
 }
 
-TEST_F(UploadServiceTest, KeptFilesOnlyBesideTheirModulesSymbolFile) {
+TEST_F(UploadServiceTest, KeptFilesOnlyBesideTheirModulesSymbolFileAndOfItsBuild) {
   // As `symstore upload --protocol put` sends a --keep-binaries store: the
-  // .sym files, then the kept files, then the .build-id entries.
+  // .sym files, then the kept files, then the .build-id entries. Kept files
+  // are real objects of the build their path names: this test program (an
+  // ELF file with a build id) and Breakpad's Windows test program and PDB.
+  std::string elf = readFile("/proc/self/exe");
+  auto self = keptFileIdentity("/proc/self/exe", "unit_tests");
+  ASSERT_TRUE(bool(self)) << llvm::toString(self.takeError());
+  ASSERT_EQ(self->ids.size(), 1u);
+  std::string dir = "unit_tests/" + self->ids[0] + "/";
+  ASSERT_EQ(
+      put(dir + "unit_tests.sym", "MODULE Linux x86_64 " + self->ids[0] + " unit_tests\n").status,
+      201);
   ASSERT_EQ(put(kLinuxPath, linuxSym()).status, 201);
   ASSERT_EQ(put(kWindowsPath, windowsSym()).status, 201);
-  std::string elf = std::string("\x7f"
-                                "ELF") +
-                    std::string(100, '\0');
-  std::string dir = "libfoo.so/0123456789ABCDEF0123456789ABCDEF0/";
-  EXPECT_EQ(put(dir + "libfoo.so", elf).status, 201);
-  EXPECT_EQ(put(dir + "libfoo.so", elf).status, 200);
-  EXPECT_EQ(put(dir + "libfoo.so.debug", elf + "debug").status, 201);
-  EXPECT_EQ(put(dir + "libfoo.so", elf + "other").status, 409);
-  EXPECT_EQ(readFile(root + "/" + dir + "libfoo.so"), elf);
+  EXPECT_EQ(put(dir + "unit_tests", elf).status, 201);
+  EXPECT_EQ(put(dir + "unit_tests", elf).status, 200);
+  EXPECT_EQ(put(dir + "unit_tests.debug", elf + "debug").status, 201);
+  EXPECT_EQ(put(dir + "unit_tests", elf + "other").status, 409);
+  EXPECT_EQ(readFile(root + "/" + dir + "unit_tests"), elf);
   // A PE at its SSQP path, beside the code-id copy of its .sym; its PDB beside the .sym.
-  EXPECT_EQ(put("foo.dll/5F3A1B2C1000/foo.dll", "MZ pe").status, 201);
-  EXPECT_EQ(put("foo.pdb/FEDCBA98765432100123456789ABCDEF1/foo.pdb", "pdb").status, 201);
+  std::string windows = std::string(DUMPSYMS_SHARED_DIR) + "/windows/";
+  std::string pdb_dir = "dump_syms_regtest64.pdb/72E103A85CB249078B76B2E7C06257B13/";
+  ASSERT_EQ(put(pdb_dir + "dump_syms_regtest64.sym", readFile(windows + "dump_syms_regtest64.sym"))
+                .status,
+            201);
+  EXPECT_EQ(put("dump_syms_regtest64.exe/589DFD111A000/dump_syms_regtest64.exe",
+                readFile(windows + "dump_syms_regtest64.exe"))
+                .status,
+            201);
+  EXPECT_EQ(put(pdb_dir + "dump_syms_regtest64.pdb", readFile(windows + "dump_syms_regtest64.pdb"))
+                .status,
+            201);
   // The build-id entry, once what it names is there.
-  std::string entry = formatBuildIdEntry({dir + "libfoo.so", dir + "libfoo.so.debug"});
+  std::string entry = formatBuildIdEntry({dir + "unit_tests", dir + "unit_tests.debug"});
   std::string index =
       buildIdIndexRelativePath(*BuildId::parseHex("67452301efcdab8967452301efcdab89"));
   ServerResponse answer = put(index, entry);
@@ -345,26 +363,35 @@ TEST_F(UploadServiceTest, KeptFilesOnlyBesideTheirModulesSymbolFile) {
   EXPECT_EQ(readFile(root + "/" + index), entry);
 
   auto before = storeFiles(root);
+  std::string linux_dir = "libfoo.so/0123456789ABCDEF0123456789ABCDEF0/";
   struct Case {
     std::string path, body;
     int status;
+    std::string says; // in the one-line reason
   } refused[] = {
-      {"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so", elf, 422},
-      {"libfoo.so/0123456789ABCDEF0123456789ABCDEF1/libfoo.so", elf, 422},
-      {"libfoo.so/libfoo.so", elf, 415},
-      {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/x/libfoo.so", elf, 415},
-      {"bar.dll/5F3A1B2C1000/bar.dll", "MZ", 422},
+      {"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so", elf, 422, "no symbol file"},
+      {"libfoo.so/0123456789ABCDEF0123456789ABCDEF1/libfoo.so", elf, 422, "no symbol file"},
+      // Beside a .sym, but another build's file, or no object at all.
+      {linux_dir + "libfoo.so", elf, 422, self->ids[0]},
+      {linux_dir + "libfoo.so.debug", "debug bytes", 422, "not an ELF, PE, PDB or Mach-O"},
+      {std::string("foo.pdb/FEDCBA98765432100123456789ABCDEF1/") + "foo.pdb",
+       readFile(windows + "dump_syms_regtest64.pdb"), 422, "72E103A85CB249078B76B2E7C06257B13"},
+      {"libfoo.so/libfoo.so", elf, 415, ""},
+      {"libfoo.so/0123456789ABCDEF0123456789ABCDEF0/x/libfoo.so", elf, 415, ""},
+      {"bar.dll/5F3A1B2C1000/bar.dll", "MZ", 422, ""},
       {buildIdIndexRelativePath(*BuildId::parseHex("00112233")),
-       formatBuildIdEntry({"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so", ""}), 422},
-      {buildIdIndexRelativePath(*BuildId::parseHex("00112233")), "rm -rf /\n", 422},
-      {".build-id/00/112233/x", entry, 400},
-      {".build-id/../x", entry, 400},
-      {".build-id/00/11223G", entry, 400},
-      {".build-id/00/112233", "executable ../../etc/passwd\n", 422},
+       formatBuildIdEntry({"libbar.so/0123456789ABCDEF0123456789ABCDEF0/libbar.so", ""}), 422, ""},
+      {buildIdIndexRelativePath(*BuildId::parseHex("00112233")), "rm -rf /\n", 422, ""},
+      {".build-id/00/112233/x", entry, 400, ""},
+      {".build-id/../x", entry, 400, ""},
+      {".build-id/00/11223G", entry, 400, ""},
+      {".build-id/00/112233", "executable ../../etc/passwd\n", 422, ""},
   };
   for (const Case& c : refused) {
     ServerResponse refusal = put(c.path, c.body);
     EXPECT_EQ(refusal.status, c.status) << c.path << ": " << refusal.body;
+    EXPECT_NE(refusal.body.find(c.says), std::string::npos) << c.path << ": " << refusal.body;
+    EXPECT_EQ(std::count(refusal.body.begin(), refusal.body.end(), '\n'), 1) << refusal.body;
   }
   EXPECT_EQ(storeFiles(root), before);
 }
