@@ -4,6 +4,7 @@
 #include "server/pages/check_page.h"
 #include "server/pages/home_page.h"
 #include "server/pages/html.h"
+#include "server/pages/module_list_page.h"
 #include "server/pages/module_page.h"
 #include "server/pages/page_layout.h"
 #include "server/pages/walk_page.h"
@@ -72,6 +73,8 @@ ServerResponse BrowseService::handle(ServerRequest& request, bool token_accepted
     return staticFile(pageStylesheet(), "text/css; charset=utf-8");
   if (path == kScriptPath)
     return staticFile(pageScript(), "text/javascript; charset=utf-8");
+  if (path == "/ui/modules")
+    return moduleList(request);
   if (path.rfind(kModulePrefix, 0) == 0)
     return module(request, path.substr(std::string_view(kModulePrefix).size()));
   if (path == "/ui/check")
@@ -102,6 +105,19 @@ ServerResponse BrowseService::home(const ServerRequest& request) {
   }
   return page(200, input.query.empty() ? "Symbol store" : input.query + " \xE2\x80\x94 search",
               PageTab::Store, renderHomePage(input));
+}
+
+ServerResponse BrowseService::moduleList(const ServerRequest& request) {
+  auto catalog = catalog_.snapshot();
+  if (!catalog)
+    return message(503, "The store cannot be read", llvm::toString(catalog.takeError()));
+  auto letter = request.query.find("letter");
+  auto page_argument = request.query.find("page");
+  CatalogModuleList list = (*catalog)->moduleList(
+      letter == request.query.end() ? "" : letter->second,
+      page_argument == request.query.end() ? 1 : pageNumber(page_argument->second));
+  return page(200, list.letter.empty() ? "Modules" : "Modules: " + list.letter, PageTab::Store,
+              renderModuleListPage(list));
 }
 
 ServerResponse BrowseService::module(const ServerRequest& request, const std::string& rest) {

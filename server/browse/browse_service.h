@@ -54,6 +54,7 @@ public:
 
 private:
   ServerResponse home(const ServerRequest& request);
+  ServerResponse moduleList(const ServerRequest& request);
   ServerResponse module(const ServerRequest& request, const std::string& rest);
   ServerResponse checkForm(int status, const std::string& error);
   ServerResponse check(ServerRequest& request, bool token_accepted);

@@ -60,7 +60,7 @@ std::string renderHomePage(const HomePageInput& in) {
       "<input type=\"search\" name=\"q\" value=\"{}\" aria-label=\"Search\" "
       "placeholder=\"module name, debug id, code id or build id (8+ hex digits)\" "
       "autocomplete=\"off\" spellcheck=\"false\"{}><button type=\"submit\">Search</button>"
-      "</form>",
+      "<a id=\"all-modules\" href=\"/ui/modules\">All modules A\xE2\x80\x93Z</a></form>",
       escapeHtml(in.query), in.query.empty() ? " autofocus" : "");
 
   if (in.results) {

@@ -44,6 +44,7 @@ dl.stats dt{font-size:.8em;color:var(--muted)}
 dl.stats dd{margin:0;font-size:1.15em;font-weight:600;font-variant-numeric:tabular-nums}
 dl.stats dd .muted{display:block;font-size:.72em;font-weight:400}
 form.inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.6rem 0}
+nav.letters{display:flex;flex-wrap:wrap;gap:.35rem .6rem;margin:.6rem 0;font-size:1.1em}
 form.stack{display:grid;gap:.7rem;max-width:40rem;margin:.6rem 0}
 form.stack label{display:grid;gap:.2rem}
 input[type=search],input[type=text],input[type=password]{font:inherit;padding:.4rem .55rem;border:1px solid #aab4bf;border-radius:4px;min-width:0;flex:1 1 16rem}

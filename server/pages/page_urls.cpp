@@ -15,6 +15,13 @@ std::string searchUrl(std::string_view text, size_t page) {
   return url;
 }
 
+std::string moduleListUrl(std::string_view letter, size_t page) {
+  std::string url = "/ui/modules?letter=" + percentEncode(letter);
+  if (page > 1)
+    url += "&page=" + std::to_string(page);
+  return url;
+}
+
 std::string downloadUrl(std::string_view relative_path) {
   // Each component encoded, the separators kept.
   std::string url;

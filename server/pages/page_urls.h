@@ -13,6 +13,8 @@ namespace dumpsyms {
 std::string modulePageUrl(std::string_view debug_file, const DebugId& debug_id);
 // "/?q=<text>" (and "&page=N" for N > 1).
 std::string searchUrl(std::string_view text, size_t page = 1);
+// "/ui/modules?letter=<L>" (and "&page=N" for N > 1): the modules A-Z.
+std::string moduleListUrl(std::string_view letter, size_t page = 1);
 // "/<relative_path>": the store file through the download API.
 std::string downloadUrl(std::string_view relative_path);
 

@@ -70,6 +70,24 @@ struct CatalogSummary {
   std::vector<CatalogEntry> newest; // the latest uploads, newest first
 };
 
+// The store's modules A-Z, one letter a page (for stores of tens of
+// thousands of modules, where a search needs a name to start from).
+struct CatalogModule {
+  std::string debug_file;
+  size_t builds = 0;   // symbol files of this debug_file
+  CatalogEntry newest; // its newest build
+};
+
+struct CatalogModuleList {
+  // Each first letter the modules start with, 'A' to 'Z' (any case) and
+  // '#' for any other first character, in that order, with how many.
+  std::vector<std::pair<std::string, size_t>> letters;
+  std::string letter;                 // the letter listed ("" when the store is empty)
+  std::vector<CatalogModule> modules; // this page: by name without regard to case, then as is
+  size_t total = 0;                   // modules of the letter
+  size_t page = 1, pages = 1;
+};
+
 class CatalogSnapshot {
 public:
   explicit CatalogSnapshot(std::vector<CatalogEntry> entries,
@@ -90,6 +108,9 @@ public:
   const CatalogEntry* find(const std::string& debug_file, const DebugId& debug_id) const;
   // Every version of `debug_file` (any case), newest first.
   std::vector<const CatalogEntry*> versions(const std::string& debug_file) const;
+  // The modules of `letter` ("A".."Z", "#"; any case; "" or one the store
+  // has none of: the first it has), page `page` (1-based) of `per_page`.
+  CatalogModuleList moduleList(const std::string& letter, size_t page, size_t per_page = 200) const;
 
 private:
   std::vector<CatalogEntry> entries_;

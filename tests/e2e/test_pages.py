@@ -32,6 +32,7 @@ files:
 A screenshot of each page (and a phone-sized one of the module page) is
 kept in --artifacts."""
 import concurrent.futures
+import glob
 import json
 import os
 import re
@@ -372,6 +373,44 @@ def check_summary(report, dom, modules):
     report.note(f"summary: {', '.join(f'{k} {v.text()}' for k, v in values.items())}")
 
 
+def check_module_list(report, base, store, first, read):
+    """/ui/modules against the store directory itself: each first letter
+    with its number of modules, and under each letter every module with its
+    number of .sym files, linked to its newest build's page."""
+    want = {}
+    for name in os.listdir(store):
+        # (a code-id link to a .sym is no build of its own)
+        builds = [p for p in glob.glob(os.path.join(store, glob.escape(name), "*", "*.sym"))
+                  if not os.path.islink(p)] if not name.startswith(".") else []
+        if builds:
+            want[name] = len(builds)
+    letter_of = lambda n: n[0].upper() if n[0].isascii() and n[0].isalpha() else "#"  # noqa: E731
+    letters = {}
+    for name in want:
+        letters[letter_of(name)] = letters.get(letter_of(name), 0) + 1
+    bar = first.by_id("letters")
+    shown = {e.attrs.get("data-letter"): int(e.attrs.get("data-count", "0"))
+             for e in (bar.elements() if bar is not None else []) if e.attrs.get("data-letter")}
+    if shown != letters:
+        report.fail(f"modules A-Z: letters {shown}, the store's {letters}")
+        return
+    seen = {}
+    for letter in sorted(letters):
+        dom = read(f"{base}/ui/modules?letter={urllib.parse.quote(letter)}")
+        table = dom.by_id("modules")
+        for row in table.find_all("tr", cls="module") if table is not None else []:
+            seen[row.attrs.get("data-debug-file")] = int(row.attrs.get("data-builds", "0"))
+            link = row.find("a")
+            if link is None or not link.attrs.get("href", "").startswith("/ui/module/"):
+                report.fail(f"modules A-Z: {row.attrs.get('data-debug-file')} links to no module page")
+    if seen != want:
+        report.fail(f"modules A-Z: {len(seen)} modules listed, the store has {len(want)}: "
+                    f"{sorted(set(seen.items()) ^ set(want.items()))[:5]}")
+    else:
+        report.note(f"modules A-Z: {len(want)} modules under {len(letters)} letters, each with its "
+                    f"number of builds, as the store directory holds them")
+
+
 def result_rows(dom):
     table = dom.by_id("results")
     return table.find_all("tr", cls="result") if table is not None else []
@@ -658,6 +697,7 @@ def check_get_pages(args, report, case, server, browser):
         "lookup public": f"{case.evil_page}?address={hex(EVIL_PUBLIC_ADDRESS)}",
         "check form": "/ui/check",
         "walk form": "/ui/walk",
+        "modules A-Z": "/ui/modules",
     }
     base = server.url
     fetched = time.monotonic()
@@ -677,6 +717,7 @@ def check_get_pages(args, report, case, server, browser):
             report.fail(f"{label}: the header does not name the store {os.path.basename(case.store)!r}")
 
     check_summary(report, dom["home"], case.modules)
+    check_module_list(report, base, case.store, dom["modules A-Z"], lambda url: browser.doms([url])[url])
     for label, (_, debug_file, debug_id, how) in case.searches.items():
         check_search(report, label, dom[f"search {label}"], debug_file, debug_id, how)
     check_paging(report, base, dom["search paged"], lambda url: browser.doms([url])[url])

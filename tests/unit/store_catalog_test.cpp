@@ -232,6 +232,39 @@ TEST_F(StoreCatalogTest, FindsABuildAndListsVersionsInAnyCase) {
   EXPECT_TRUE(snapshot->versions("libfoo").empty());
 }
 
+TEST_F(StoreCatalogTest, ListsModulesByFirstLetterWithTheirBuildsInPages) {
+  write("7zip.so/" + kElfId + "/7zip.so.sym", "MODULE Linux x86_64 " + kElfId + " 7zip.so\n", 10);
+  write("bar2/" + kElfId + "/bar2.sym", "MODULE Linux x86_64 " + kElfId + " bar2\n", 10);
+  auto snapshot = read();
+  ASSERT_TRUE(snapshot);
+  CatalogModuleList first = snapshot->moduleList("", 1);
+  using Letters = std::vector<std::pair<std::string, size_t>>;
+  EXPECT_EQ(first.letters, (Letters{{"B", 2}, {"F", 1}, {"L", 1}, {"#", 1}}));
+  EXPECT_EQ(first.letter, "B"); // none asked for: the first
+  ASSERT_EQ(first.modules.size(), 2u);
+  EXPECT_EQ(first.modules[0].debug_file, "Bar"); // any case, then as is
+  EXPECT_EQ(first.modules[1].debug_file, "bar2");
+
+  CatalogModuleList l = snapshot->moduleList("l", 1);
+  EXPECT_EQ(l.letter, "L");
+  ASSERT_EQ(l.modules.size(), 1u);
+  EXPECT_EQ(l.modules[0].debug_file, "libfoo.so");
+  EXPECT_EQ(l.modules[0].builds, 2u);
+  EXPECT_EQ(l.modules[0].newest.debug_id.str(), kElfNewId);
+
+  EXPECT_EQ(snapshot->moduleList("#", 1).modules.at(0).debug_file, "7zip.so");
+  EXPECT_EQ(snapshot->moduleList("Z", 1).letter, "B"); // none under Z
+  EXPECT_EQ(snapshot->moduleList("<script>", 1).letter, "B");
+
+  CatalogModuleList second = snapshot->moduleList("B", 2, 1);
+  EXPECT_EQ(second.total, 2u);
+  EXPECT_EQ(second.pages, 2u);
+  EXPECT_EQ(second.page, 2u);
+  ASSERT_EQ(second.modules.size(), 1u);
+  EXPECT_EQ(second.modules[0].debug_file, "bar2");
+  EXPECT_EQ(snapshot->moduleList("B", 9, 1).page, 2u);
+}
+
 TEST_F(StoreCatalogTest, MisfiledHostileAndStrayFilesAreProblemsNotEntries) {
   write("wrong.so/" + kElfId + "/wrong.so.sym",
         "MODULE Linux x86_64 " + kElfId + " libfoo.so\nFILE 0 a.c\n", 10);
