@@ -36,20 +36,6 @@ constexpr const char* kEntryHead =
     "<thead><tr><th>Module</th><th>Debug id</th><th>Code id / build id</th><th>OS, CPU</th>"
     "<th>Uploaded</th><th class=\"num\">Size</th></tr></thead>";
 
-std::string pageLinks(const std::string& query, const CatalogResults& r) {
-  if (r.pages <= 1)
-    return "";
-  std::string out = "<nav class=\"pages\">";
-  if (r.page > 1)
-    out += fmt::format("<a rel=\"prev\" href=\"{}\">\xE2\x86\x90 Previous</a>",
-                       escapeHtml(searchUrl(query, r.page - 1)));
-  out += fmt::format("<span>Page {} of {}</span>", r.page, r.pages);
-  if (r.page < r.pages)
-    out += fmt::format("<a rel=\"next\" href=\"{}\">Next \xE2\x86\x92</a>",
-                       escapeHtml(searchUrl(query, r.page + 1)));
-  return out + "</nav>";
-}
-
 } // namespace
 
 std::string renderHomePage(const HomePageInput& in) {
@@ -77,7 +63,7 @@ std::string renderHomePage(const HomePageInput& in) {
         out += entryRow(m.entry, "result", catalogMatchName(m.how));
       out += "</tbody></table></div>";
     }
-    out += pageLinks(in.query, r);
+    out += pageLinks(r.page, r.pages, [&](size_t n) { return searchUrl(in.query, n); });
   }
 
   out += "<h2>The store</h2><dl id=\"store-summary\" class=\"stats\">";

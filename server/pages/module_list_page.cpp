@@ -23,20 +23,6 @@ std::string letterBar(const CatalogModuleList& list) {
   return out + "</nav>";
 }
 
-std::string pageLinks(const CatalogModuleList& list) {
-  if (list.pages <= 1)
-    return "";
-  std::string out = "<nav class=\"pages\">";
-  if (list.page > 1)
-    out += fmt::format("<a rel=\"prev\" href=\"{}\">\xE2\x86\x90 Previous</a>",
-                       escapeHtml(moduleListUrl(list.letter, list.page - 1)));
-  out += fmt::format("<span>Page {} of {}</span>", list.page, list.pages);
-  if (list.page < list.pages)
-    out += fmt::format("<a rel=\"next\" href=\"{}\">Next \xE2\x86\x92</a>",
-                       escapeHtml(moduleListUrl(list.letter, list.page + 1)));
-  return out + "</nav>";
-}
-
 } // namespace
 
 std::string renderModuleListPage(const CatalogModuleList& list) {
@@ -62,7 +48,8 @@ std::string renderModuleListPage(const CatalogModuleList& list) {
         escapeHtml(e.os + " " + e.cpu), utcTime(e.mtime));
   }
   out += "</tbody></table></div>";
-  return out + pageLinks(list);
+  return out +
+         pageLinks(list.page, list.pages, [&](size_t n) { return moduleListUrl(list.letter, n); });
 }
 
 } // namespace dumpsyms

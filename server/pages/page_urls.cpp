@@ -2,6 +2,8 @@
 
 #include "server/pages/html.h"
 
+#include <fmt/format.h>
+
 namespace dumpsyms {
 
 std::string modulePageUrl(std::string_view debug_file, const DebugId& debug_id) {
@@ -20,6 +22,20 @@ std::string moduleListUrl(std::string_view letter, size_t page) {
   if (page > 1)
     url += "&page=" + std::to_string(page);
   return url;
+}
+
+std::string pageLinks(size_t page, size_t pages, const std::function<std::string(size_t)>& url_of) {
+  if (pages <= 1)
+    return "";
+  std::string out = "<nav class=\"pages\">";
+  if (page > 1)
+    out += fmt::format("<a rel=\"prev\" href=\"{}\">\xE2\x86\x90 Previous</a>",
+                       escapeHtml(url_of(page - 1)));
+  out += fmt::format("<span>Page {} of {}</span>", page, pages);
+  if (page < pages)
+    out += fmt::format("<a rel=\"next\" href=\"{}\">Next \xE2\x86\x92</a>",
+                       escapeHtml(url_of(page + 1)));
+  return out + "</nav>";
 }
 
 std::string downloadUrl(std::string_view relative_path) {
