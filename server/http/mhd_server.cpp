@@ -114,7 +114,7 @@ public:
                                      llvm::toString(listener.takeError()));
     uint64_t open_files = raiseOpenFilesLimit();
     // Every connection takes a descriptor, a download in flight a second.
-    unsigned connection_limit =
+    unsigned connection_budget =
         static_cast<unsigned>(std::clamp<uint64_t>(open_files / 2, 256, 65536));
     // A connection stays with the pool thread that accepted it, and the
     // threads do not draw equal shares (measured: one had twice the other's
@@ -126,6 +126,14 @@ public:
     // with 2 threads, 0.78x and 1.25x with 4, 0.91x and 0.78x with 8).
     unsigned threads =
         options_.threads ? options_.threads : 4 * std::max(1u, std::thread::hardware_concurrency());
+    // libmicrohttpd gives each pool thread an equal share of its connection
+    // limit, and the threads do not accept equal shares: a burst of 1000
+    // connections went mostly to a few threads, which refused (reset) what
+    // was over their share while the others had room (488 of 1000
+    // answered with a budget of 1024). Each thread may take the whole
+    // budget: the kernel's descriptor limit bounds them together, and at it
+    // libmicrohttpd stops accepting until a connection closes.
+    unsigned connection_limit = connection_budget * threads;
     // Turbo: a new connection is read at once instead of after a first
     // epoll round, and no shutdown() precedes a close the client asked for
     // (measured: ~4% less CPU per .sym download under 1000 connections).

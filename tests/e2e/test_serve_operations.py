@@ -340,7 +340,18 @@ def check_sigterm_during_download(report, symstore, store):
         server.stop()
 
 
-def check_many_connections(report, server):
+def check_many_connections_few_files(report, symstore, store):
+    """The same 1000 connections at once to a server whose descriptor limit
+    is 2048 (a connection budget of 1024): libmicrohttpd splits its
+    connection limit evenly over its threads, and a burst accepted mostly by
+    a few of them was reset over their share (488 of 1000 answered)."""
+    server = ServeProcess(symstore, store, quiet=True)
+    server.command = ["prlimit", "--nofile=2048:2048"] + server.command
+    with server:
+        check_many_connections(report, server, "with 2048 descriptors")
+
+
+def check_many_connections(report, server, how=""):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < CONNECTIONS + 100:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, CONNECTIONS + 200), hard))
@@ -364,9 +375,9 @@ def check_many_connections(report, server):
                 pass
             if data.startswith(b"HTTP/1.1 200") and data.endswith(b"\r\n\r\nok\n"):
                 answered += 1
-        report.note(f"{answered} of {CONNECTIONS} connections opened at once answered")
+        report.note(f"{answered} of {CONNECTIONS} connections opened at once answered {how}".rstrip())
         if answered != CONNECTIONS:
-            report.fail(f"only {answered} of {CONNECTIONS} idle connections were answered")
+            report.fail(f"only {answered} of {CONNECTIONS} idle connections were answered {how}".rstrip())
     finally:
         for sock in socks:
             sock.close()
@@ -481,6 +492,7 @@ def main():
         check_two_servers(report, args.symstore, store, tokens)
         check_slow_and_truncated(report, args.symstore, store, tokens)
         check_half_closed(report, args.symstore, store, tokens)
+        check_many_connections_few_files(report, args.symstore, store)
         check_sigterm_during_download(report, args.symstore, store)
         check_start_errors(report, args.symstore, work, tokens)
     except ServeError as error:
