@@ -1,9 +1,11 @@
 // A whole dump (ELF, DWARF, CFI, inlined calls, symbols) of the input as a
-// file, with -d, then written out. The file, rewritten for each input, lives
+// file, with -d, then written out; then the file read as `symstore serve`
+// reads an uploaded kept file (keptFileIdentity). The file, rewritten for each input, lives
 // in $TMPDIR when it is set (run_fuzzer.py points it into the build tree,
 // where the file of a process that died stays to be looked at), else in
 // memory (/dev/shm when there is one).
 #include "dump/flows/dump_module.h"
+#include "dump/release/kept_file_identity.h"
 #include "tests/fuzz/fuzz_targets.h"
 #include "tests/support/whole_dump_options.h"
 
@@ -55,8 +57,17 @@ int dumpBytes(const uint8_t* data, size_t size, const std::string& arch) {
   return 0;
 }
 
+void keptFileIdentityOfScratch() {
+  // What `symstore serve` reads of an uploaded kept file: which build it is.
+  auto identity = keptFileIdentity(scratchPath(), "fuzz");
+  if (!identity)
+    llvm::consumeError(identity.takeError());
+}
+
 int dumpElf(const uint8_t* data, size_t size) {
-  return dumpBytes(data, size, "");
+  dumpBytes(data, size, "");
+  keptFileIdentityOfScratch();
+  return 0;
 }
 
 } // namespace dumpsyms::fuzz

@@ -4,7 +4,8 @@
 // arm64 STACK CFI, the bytes also standing for the functions' code (the
 // indirect stack sizes and the prologues are read from it). Seeds: the
 // fixtures test_macho builds (thin, universal, dylib) and their
-// __unwind_info sections.
+// __unwind_info sections. The file is also read as `symstore serve` reads
+// an uploaded kept file (keptFileIdentity: each slice's UUID).
 #include "dump/cfi/compact_unwind_rules.h"
 #include "dump/macho/macho_image.h"
 #include "tests/fuzz/fuzz_targets.h"
@@ -14,6 +15,7 @@
 namespace dumpsyms::fuzz {
 
 const std::string& scratchPath();
+void keptFileIdentityOfScratch();
 
 int macho(const uint8_t* data, size_t size) {
   llvm::StringRef bytes(reinterpret_cast<const char*>(data), size);
@@ -27,6 +29,7 @@ int macho(const uint8_t* data, size_t size) {
     }
   }
   dumpBytes(data, size, "");
+  keptFileIdentityOfScratch();
   auto slices = MachOImage::slices(scratchPath());
   if (!slices) {
     llvm::consumeError(slices.takeError());
