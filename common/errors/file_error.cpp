@@ -7,4 +7,13 @@ llvm::Error fileError(const std::string& path, const llvm::Twine& message) {
                                  message.str().c_str());
 }
 
+std::string renamedFile(std::string message, const std::string& path, const std::string& name) {
+  if (path.empty())
+    return message;
+  for (size_t at = message.find(path); at != std::string::npos;
+       at = message.find(path, at + name.size()))
+    message.replace(at, path.size(), name);
+  return message;
+}
+
 } // namespace dumpsyms

@@ -1,5 +1,6 @@
 #include "dump/release/kept_file_identity.h"
 
+#include "common/errors/file_error.h"
 #include "common/files/file_start.h"
 #include "common/ids/code_id.h"
 #include "common/ids/debug_id.h"
@@ -16,9 +17,7 @@ namespace {
 
 // The reader's error, naming `label` where it named the (spooled) path.
 llvm::Error relabel(llvm::Error error, const std::string& path, const std::string& label) {
-  std::string text = llvm::toString(std::move(error));
-  for (size_t at; (at = text.find(path)) != std::string::npos;)
-    text.replace(at, path.size(), label);
+  std::string text = renamedFile(llvm::toString(std::move(error)), path, label);
   if (text.rfind(label, 0) != 0)
     text = label + ": " + text;
   return llvm::createStringError(text);

@@ -1,5 +1,6 @@
 #include "server/crashes/crash_processor.h"
 
+#include "common/errors/file_error.h"
 #include "common/limits/bounded_json.h"
 #include "common/limits/input_limits.h"
 #include "server/crashes/crash_id.h"
@@ -238,10 +239,8 @@ ProcessedCrash CrashProcessor::walkMinidump(const CrashRecord& record, KeptSymbo
   std::string path = "/proc/self/fd/" + std::to_string(*fd);
   auto snapshot = readProcessSnapshot(path);
   if (!snapshot) {
-    std::string why = llvm::toString(snapshot.takeError());
-    for (size_t at; (at = why.find(path)) != std::string::npos;)
-      why.replace(at, path.size(), record.payload.file);
-    return failedCrash(why);
+    return failedCrash(
+        renamedFile(llvm::toString(snapshot.takeError()), path, record.payload.file));
   }
   // A store elsewhere (S3) is walked from its local mirror: this dump's
   // modules are fetched into it first.
